@@ -1,0 +1,370 @@
+"use client";
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { formatDistanceToNowStrict } from "date-fns";
+import { useRef, useState } from "react";
+import { toast } from "sonner";
+import { EmptyState, Skeleton } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { KeysetPager } from "@/components/ui/keyset-pager";
+import { LiveIndicator } from "@/components/ui/live-indicator";
+import { LoadError } from "@/components/ui/load-error";
+import { SortHeader } from "@/components/ui/sort-header";
+import { ToggleChips } from "@/components/ui/toggle-chips";
+import { UsageBar } from "@/components/ui/usage-bar";
+import { PadRow, useVirtualRows } from "@/components/ui/virtual-rows";
+import type { HostRow, HostsPage } from "@/lib/api-types";
+import { formatCount, formatMb, formatResource } from "@/lib/format";
+import { hostTone, TONE_DOT } from "@/lib/states";
+import { useTRPC } from "@/lib/trpc";
+import { useUrlState } from "@/lib/url-state";
+import {
+  HOST_STATES,
+  type HostsQuery,
+  listInput,
+  readHostsQuery,
+  type SortKey,
+  writeHostsQuery,
+} from "./hosts-query";
+
+/** Past this many rows the table renders only what is on screen. */
+const VIRTUAL_FROM = 60;
+const ROW_PX = 52;
+
+type Action = { kind: "drain" | "up"; host: HostRow };
+
+export function HostsView({ initial, initialQuery }: { initial: HostsPage; initialQuery: string }) {
+  const trpc = useTRPC();
+  const [query, setQuery] = useUrlState(readHostsQuery, writeHostsQuery);
+  const input = listInput(query);
+  const fresh = writeHostsQuery(query) === initialQuery;
+  const list = useQuery(
+    trpc.hosts.list.queryOptions(input, {
+      placeholderData: keepPreviousData,
+      ...(fresh ? { initialData: initial } : {}),
+    }),
+  );
+  const zones = useQuery(trpc.hosts.zones.queryOptions());
+  const [action, setAction] = useState<Action | null>(null);
+
+  // Any change of filter or sort starts again at the first page.
+  const go = (next: Partial<HostsQuery>) => setQuery({ cursor: null, ...next });
+
+  const onDone = (verb: string) => ({
+    onSuccess: (h: { hostname: string; state: string }) => {
+      toast.success(`${h.hostname} is ${h.state}`, { description: verb });
+      setAction(null);
+    },
+    onError: (err: { message: string }) => toast.error(err.message),
+  });
+  const drain = useMutation(
+    trpc.hosts.drain.mutationOptions(onDone("Nothing new will be placed there.")),
+  );
+  const up = useMutation(trpc.hosts.up.mutationOptions(onDone("It takes new work again.")));
+
+  const items = list.data?.items ?? [];
+  const filtered = query.states.length > 0 || query.zone !== "" || query.q !== "";
+  return (
+    <div className="space-y-4">
+      <div className="flex items-baseline justify-between gap-4">
+        <h1 className="text-lg font-semibold">Hosts</h1>
+        <LiveIndicator updatedAt={list.dataUpdatedAt} failing={list.isError} />
+      </div>
+
+      <fieldset className="flex flex-wrap items-center gap-3" aria-label="Filters">
+        <input
+          type="search"
+          aria-label="Filter by hostname"
+          placeholder="Hostname contains…"
+          defaultValue={query.q}
+          key={query.q}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") go({ q: e.currentTarget.value.trim() });
+          }}
+          onBlur={(e) => {
+            if (e.currentTarget.value.trim() !== query.q) go({ q: e.currentTarget.value.trim() });
+          }}
+          className="h-8 w-56 rounded-md border border-border bg-surface px-2"
+        />
+        <ToggleChips
+          legend="State"
+          options={HOST_STATES}
+          value={query.states}
+          onChange={(states) => go({ states })}
+          tone={hostTone}
+        />
+        <label className="flex items-center gap-2 text-muted">
+          Zone
+          <select
+            value={query.zone}
+            onChange={(e) => go({ zone: e.target.value })}
+            className="h-8 rounded-md border border-border bg-surface px-2 text-fg"
+          >
+            <option value="">all</option>
+            {(zones.data ?? []).map((z) => (
+              <option key={z.value} value={z.value}>
+                {z.value} ({z.hosts})
+              </option>
+            ))}
+          </select>
+        </label>
+        {filtered && (
+          <button
+            type="button"
+            onClick={() => go({ states: [], zone: "", q: "" })}
+            className="text-xs text-accent hover:underline"
+          >
+            Clear filters
+          </button>
+        )}
+      </fieldset>
+
+      {list.isError ? (
+        <LoadError what="The hosts" error={list.error} onRetry={() => list.refetch()} />
+      ) : list.isPending ? (
+        <div className="space-y-2">
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} className="h-10 w-full" />
+          ))}
+        </div>
+      ) : items.length === 0 ? (
+        filtered ? (
+          <EmptyState title="No host matches these filters">
+            Clear a filter, or look for the host by another part of its name.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No hosts have registered">
+            Hosts appear here when agents register with the Mesos master the scheduler is subscribed
+            to (MESOS_MASTER_URL, or the built-in mesos-sim of `npm start`).
+          </EmptyState>
+        )
+      ) : (
+        <HostsTable
+          rows={items}
+          query={query}
+          onSort={(sort, order) => go({ sort, order })}
+          onAction={setAction}
+        />
+      )}
+
+      <KeysetPager
+        count={items.length}
+        noun="host"
+        onFirstPage={!query.cursor}
+        nextCursor={list.data?.nextCursor}
+        onNext={(cursor) => go({ cursor })}
+      />
+
+      <ConfirmDialog
+        open={action !== null}
+        onOpenChange={(open) => !open && setAction(null)}
+        title={
+          action?.kind === "drain"
+            ? `Drain ${action.host.hostname}?`
+            : `Bring ${action?.host.hostname} back up?`
+        }
+        confirmLabel={action?.kind === "drain" ? "Drain host" : "Bring up"}
+        tone={action?.kind === "drain" ? "danger" : "default"}
+        busy={drain.isPending || up.isPending}
+        onConfirm={() => {
+          if (!action) return;
+          const mutation = action.kind === "drain" ? drain : up;
+          mutation.mutate({ hostname: action.host.hostname });
+        }}
+      >
+        {action?.kind === "drain" ? (
+          <p>
+            Nothing new is placed on it from now on. Its {formatCount(action.host.tasks)} task
+            {action.host.tasks === 1 ? "" : "s"} keep running; it becomes DRAINED when none are
+            left.
+          </p>
+        ) : (
+          <p>New tasks may be placed on it again.</p>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function HostsTable({
+  rows,
+  query,
+  onSort,
+  onAction,
+}: {
+  rows: HostRow[];
+  query: HostsQuery;
+  onSort: (sort: SortKey, order: "asc" | "desc") => void;
+  onAction: (a: Action) => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const {
+    rows: shown,
+    padTop,
+    padBottom,
+    virtual,
+  } = useVirtualRows(rows, {
+    scroller,
+    rowPx: ROW_PX,
+    virtualFrom: VIRTUAL_FROM,
+  });
+  const header = { sort: query.sort, order: query.order, onSort };
+  return (
+    <div
+      ref={scroller}
+      className={`overflow-x-auto rounded-lg border border-border bg-surface ${virtual ? "max-h-[70vh] overflow-y-auto" : ""}`}
+    >
+      <table className="w-full border-collapse text-left" data-testid="hosts-table">
+        <thead className="sticky top-0 z-10 bg-surface text-xs text-muted">
+          <tr className="border-b border-border">
+            <SortHeader sortKey="hostname" {...header}>
+              <span className="pl-3">Host</span>
+            </SortHeader>
+            <SortHeader sortKey="state" {...header}>
+              State
+            </SortHeader>
+            <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+              Attributes
+            </th>
+            <SortHeader sortKey="cpu" {...header}>
+              CPU
+            </SortHeader>
+            <SortHeader sortKey="memMb" {...header}>
+              Memory
+            </SortHeader>
+            <SortHeader sortKey="diskMb" {...header}>
+              Disk
+            </SortHeader>
+            <SortHeader sortKey="gpu" {...header}>
+              GPU
+            </SortHeader>
+            <SortHeader sortKey="tasks" {...header} align="right">
+              Tasks
+            </SortHeader>
+            <th scope="col" className="py-1.5 pr-3 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          <PadRow height={padTop} colSpan={9} />
+          {shown.map(({ row: h }) => (
+            <HostRowView key={h.hostname} h={h} onAction={onAction} />
+          ))}
+          <PadRow height={padBottom} colSpan={9} />
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function HostRowView({ h, onAction }: { h: HostRow; onAction: (a: Action) => void }) {
+  const since = new Date(h.stateSince);
+  const attributes = Object.entries(h.attributes);
+  return (
+    <tr
+      data-host={h.hostname}
+      data-state={h.state}
+      className={`border-b border-border align-top last:border-0 hover:bg-surface-2/60 ${h.state === "DOWN" ? "text-muted" : ""}`}
+      style={{ height: ROW_PX }}
+    >
+      <td className="py-2 pl-3 pr-3">
+        <span className="font-mono font-medium">{h.hostname}</span>
+        <p className="max-w-52 truncate font-mono text-xs text-muted" title={`agent ${h.agentId}`}>
+          {h.agentId}
+        </p>
+      </td>
+      <td className="py-2 pr-3">
+        <span className="flex items-center gap-1.5 whitespace-nowrap" data-testid="host-state">
+          <span aria-hidden className={`size-2 rounded-full ${TONE_DOT[hostTone(h.state)]}`} />
+          {h.state}
+        </span>
+        <p
+          className="text-xs text-muted"
+          title={`${since.toLocaleString()}${h.stateReason ? ` — ${h.stateReason}` : ""}`}
+        >
+          {formatDistanceToNowStrict(since, { addSuffix: true })}
+        </p>
+      </td>
+      <td className="max-w-64 py-2 pr-3">
+        <ul className="flex flex-wrap gap-1">
+          {attributes.map(([k, v]) => (
+            <li
+              key={k}
+              className="rounded border border-border bg-surface-2 px-1.5 font-mono text-xs"
+            >
+              <span className="text-muted">{k}=</span>
+              {v}
+            </li>
+          ))}
+        </ul>
+      </td>
+      <td className="py-2 pr-3">
+        <UsageBar
+          used={h.allocated.cpu}
+          total={h.cpu}
+          label={`CPU of ${h.hostname}`}
+          format={(n) => formatResource("cpu", n)}
+        />
+      </td>
+      <td className="py-2 pr-3">
+        <UsageBar
+          used={h.allocated.memMb}
+          total={h.memMb}
+          label={`Memory of ${h.hostname}`}
+          format={formatMb}
+        />
+      </td>
+      <td className="py-2 pr-3">
+        <UsageBar
+          used={h.allocated.diskMb}
+          total={h.diskMb}
+          label={`Disk of ${h.hostname}`}
+          format={formatMb}
+        />
+      </td>
+      <td className="py-2 pr-3">
+        {h.gpu > 0 ? (
+          <UsageBar
+            used={h.allocated.gpu}
+            total={h.gpu}
+            label={`GPUs of ${h.hostname}`}
+            format={(n) => formatResource("gpu", n)}
+          />
+        ) : (
+          <span className="text-muted">—</span>
+        )}
+      </td>
+      <td className="py-2 pr-3 text-right tabular-nums" data-testid="host-tasks">
+        {formatCount(h.tasks)}
+      </td>
+      <td className="whitespace-nowrap py-2 pr-3 text-right">
+        {h.state === "UP" && (
+          <button
+            type="button"
+            onClick={() => onAction({ kind: "drain", host: h })}
+            className="rounded-md border border-border px-2 py-0.5 text-xs hover:bg-surface-2"
+          >
+            Drain
+          </button>
+        )}
+        {(h.state === "DRAINING" || h.state === "DRAINED") && (
+          <button
+            type="button"
+            onClick={() => onAction({ kind: "up", host: h })}
+            className="rounded-md border border-border px-2 py-0.5 text-xs hover:bg-surface-2"
+          >
+            Bring up
+          </button>
+        )}
+        {h.state === "DOWN" && (
+          <span
+            className="text-xs text-muted"
+            title="A DOWN host comes back UP when its agent re-registers"
+          >
+            waiting for its agent
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}

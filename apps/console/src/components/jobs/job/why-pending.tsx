@@ -1,0 +1,66 @@
+import { Hourglass } from "lucide-react";
+import Link from "next/link";
+import type { JobDetail } from "@/lib/api-types";
+import { formatCount } from "@/lib/format";
+import { poolHref } from "@/lib/pools";
+
+/** The resource manager's words: "3rd in pool /a/b's pending queue: <why>". */
+const QUEUE_PLACE = /^(\d+(?:st|nd|rd|th)) in pool (\S+)'s ([\w-]+) queue: (.*)$/s;
+
+type Waiting = JobDetail["waiting"][number];
+
+/** The groups in queue order (the first in line, whose reason holds the others, first). */
+function inLineOrder(waiting: readonly Waiting[]) {
+  const place = (m: RegExpExecArray | null) => (m ? Number.parseInt(m[1]!, 10) : Infinity);
+  return waiting
+    .map((w) => ({ w, m: w.message ? QUEUE_PLACE.exec(w.message) : null }))
+    .sort((a, b) => place(a.m) - place(b.m));
+}
+
+/**
+ * "Why is this pending?": the stored reason of the job's waiting instances,
+ * grouped by reason, with the place of the first of them in its pool's
+ * admission queue — the answer the scheduler acted on, not a guess.
+ */
+export function WhyPending({ job }: { job: JobDetail }) {
+  if (job.waiting.length === 0) return null;
+  const total = job.waiting.reduce((n, w) => n + w.tasks, 0);
+  return (
+    <section
+      aria-label="Why instances are waiting"
+      data-testid="why-pending"
+      className="rounded-lg border border-warn/40 bg-warn/5 px-4 py-3"
+    >
+      <h2 className="flex items-center gap-2 font-medium">
+        <Hourglass className="size-4 text-warn" aria-hidden />
+        {formatCount(total)} instance{total === 1 ? " is" : "s are"} waiting
+      </h2>
+      <ul className="mt-2 space-y-2">
+        {inLineOrder(job.waiting).map(({ w, m }) => {
+          const [, place, pool = "", queue, why] = m ?? [];
+          return (
+            <li key={w.reason ?? "none"} data-testid="waiting-reason" data-reason={w.reason ?? ""}>
+              <p>
+                <span className="font-semibold tabular-nums">{formatCount(w.tasks)}</span>
+                <span className="text-muted"> instance{w.tasks === 1 ? "" : "s"}: </span>
+                {m ? why : (w.message ?? "not yet looked at by the resource manager")}
+              </p>
+              <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-muted">
+                {m && (
+                  <span data-testid="queue-position">
+                    first of them <span className="font-medium text-fg">{place}</span> in{" "}
+                    <Link href={poolHref(pool)} className="font-mono hover:underline">
+                      {pool}
+                    </Link>
+                    &apos;s {queue} queue
+                  </span>
+                )}
+                {w.reason && <span className="font-mono">{w.reason}</span>}
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+/**
+ * The cluster's recent activity on the overview (console.md: pool edits, job
+ * submissions, drains, preemptions in one feed): the newest audit entries and
+ * preemptions merged by time, each a link to where it happened. Live: both
+ * lists are invalidated by their own announcements.
+ */
+import { describeAuditChange } from "@peloton/api/schemas";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowRightLeft, History } from "lucide-react";
+import Link from "next/link";
+import { targetHref } from "@/components/audit/audit-target";
+import { EmptyState, Skeleton } from "@/components/ui/card";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { useTRPC } from "@/lib/trpc";
+
+const SHOWN = 8;
+
+interface Item {
+  key: string;
+  at: Date;
+  kind: "change" | "preemption";
+  text: string;
+  detail: string;
+  href: string | null;
+}
+
+export function ActivityFeed() {
+  const trpc = useTRPC();
+  const audit = useQuery(trpc.audit.list.queryOptions({ limit: SHOWN }));
+  const preemptions = useQuery(trpc.preemptions.list.queryOptions({ limit: SHOWN }));
+  if (audit.isPending || preemptions.isPending)
+    return (
+      <div className="space-y-2">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-8 w-full" />
+        ))}
+      </div>
+    );
+  const items: Item[] = [
+    ...(audit.data?.items ?? []).map((e) => ({
+      key: `a${e.id}`,
+      at: e.at,
+      kind: "change" as const,
+      text: `${e.actor} · ${e.action} ${e.targetId}`,
+      detail: describeAuditChange(e.before, e.after),
+      href: targetHref(e.targetType, e.targetId),
+    })),
+    ...(preemptions.data?.items ?? []).map((p) => ({
+      key: `p${p.id}`,
+      at: p.at,
+      kind: "preemption" as const,
+      text: `${p.victim.jobName}/${p.victim.instanceId} preempted in ${p.victim.poolPath}`,
+      detail: p.beneficiary ? `for ${p.beneficiary.poolPath}` : "the pool's entitlement shrank",
+      href: `/preemptions?open=${p.id}`,
+    })),
+  ]
+    .sort((a, b) => b.at.getTime() - a.at.getTime())
+    .slice(0, SHOWN);
+  if (items.length === 0)
+    return (
+      <EmptyState title="Nothing has happened yet">
+        Pool edits, job submissions, drains and preemptions show up here as they happen.
+      </EmptyState>
+    );
+  return (
+    <ul className="divide-y divide-border" data-testid="activity">
+      {items.map((i) => {
+        const Icon = i.kind === "preemption" ? ArrowRightLeft : History;
+        const text = <span className="truncate">{i.text}</span>;
+        return (
+          <li key={i.key} className="flex items-baseline gap-3 py-1.5" data-kind={i.kind}>
+            <Icon className="size-3.5 shrink-0 self-center text-muted" aria-hidden />
+            {i.href ? (
+              <Link href={i.href} className="min-w-0 truncate hover:underline">
+                {text}
+              </Link>
+            ) : (
+              text
+            )}
+            <span className="min-w-0 flex-1 truncate text-xs text-muted">{i.detail}</span>
+            <span className="shrink-0 text-xs text-muted">
+              <RelativeTime at={i.at} />
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

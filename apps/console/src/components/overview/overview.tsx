@@ -1,0 +1,158 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Card, EmptyState } from "@/components/ui/card";
+import { LiveIndicator } from "@/components/ui/live-indicator";
+import { StateCounts } from "@/components/ui/state-counts";
+import type { OverviewSummary } from "@/lib/api-types";
+import { formatCount } from "@/lib/format";
+import { hostTone, JOB_ORDER, jobTone, TASK_ORDER, taskTone } from "@/lib/states";
+import { useTRPC } from "@/lib/trpc";
+import { ActivityFeed } from "./activity-feed";
+import { Capacity } from "./capacity";
+import { LeaderBadge } from "./leader";
+import { PoolsTable } from "./pools-table";
+
+const HOST_ORDER = ["UP", "DRAINING", "DRAINED", "DOWN"] as const;
+
+/**
+ * Live updates refetch the overview when something changes; this slow poll
+ * only catches figures that change without an announcement.
+ */
+const REFRESH_MS = 30_000;
+
+function Stat({
+  label,
+  value,
+  testId,
+  href,
+}: {
+  label: string;
+  value: number;
+  testId: string;
+  href?: string;
+}) {
+  const body = (
+    <>
+      <p className="text-xs font-semibold uppercase tracking-wide text-muted">{label}</p>
+      <p className="mt-1 text-2xl font-semibold tabular-nums" data-testid={testId}>
+        {formatCount(value)}
+      </p>
+    </>
+  );
+  const box = "block rounded-lg border border-border bg-surface px-4 py-3";
+  return href ? (
+    <Link href={href} className={`${box} hover:border-accent`}>
+      {body}
+    </Link>
+  ) : (
+    <div className={box}>{body}</div>
+  );
+}
+
+export function Overview({ initial }: { initial: OverviewSummary }) {
+  const trpc = useTRPC();
+  const query = useQuery(
+    trpc.overview.summary.queryOptions(undefined, {
+      initialData: initial,
+      refetchInterval: REFRESH_MS,
+      refetchIntervalInBackground: false,
+    }),
+  );
+  const s = query.data;
+  return (
+    <div className="space-y-5">
+      <div className="flex items-baseline justify-between gap-4">
+        <div>
+          <h1 className="text-lg font-semibold">Cluster overview</h1>
+          <LeaderBadge />
+        </div>
+        <LiveIndicator updatedAt={query.dataUpdatedAt} failing={query.isError} />
+      </div>
+
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Stat label="Pools" value={s.pools} testId="stat-pools" />
+        <Stat label="Jobs" value={s.jobs} testId="stat-jobs" href="/jobs" />
+        <Stat label="Tasks" value={s.tasks} testId="stat-tasks" />
+        <Stat label="Hosts" value={s.hosts} testId="stat-hosts" />
+      </div>
+
+      <Card title="Capacity and allocation">
+        {s.hosts === 0 ? (
+          <EmptyState title="No hosts have registered">
+            Capacity appears when Mesos agents register with the master the scheduler is subscribed
+            to.
+          </EmptyState>
+        ) : (
+          <Capacity summary={s} />
+        )}
+      </Card>
+
+      <div className="grid grid-cols-1 gap-5 lg:grid-cols-3">
+        <Card title="Tasks by state">
+          {s.tasks === 0 ? (
+            <EmptyState title="No tasks yet">
+              Tasks appear here when jobs are submitted to a pool.
+            </EmptyState>
+          ) : (
+            <StateCounts
+              counts={s.tasksByState}
+              order={TASK_ORDER}
+              tone={taskTone}
+              testId="tasks-by-state"
+            />
+          )}
+        </Card>
+        <Card title="Jobs by state">
+          {s.jobs === 0 ? (
+            <EmptyState title="No jobs yet">Submitted jobs are counted here by state.</EmptyState>
+          ) : (
+            <StateCounts
+              counts={s.jobsByState}
+              order={JOB_ORDER}
+              tone={jobTone}
+              testId="jobs-by-state"
+              href={(state) => `/jobs?state=${state}`}
+            />
+          )}
+        </Card>
+        <Card title="Hosts by state">
+          {s.hosts === 0 ? (
+            <EmptyState title="No hosts yet">
+              Hosts are listed by state once agents register.
+            </EmptyState>
+          ) : (
+            <StateCounts
+              counts={s.hostsByState}
+              order={HOST_ORDER}
+              tone={hostTone}
+              testId="hosts-by-state"
+            />
+          )}
+        </Card>
+      </div>
+
+      <Card
+        title="Recent activity"
+        testId="activity-card"
+        action={
+          <Link href="/audit" className="text-xs text-accent hover:underline">
+            Audit log →
+          </Link>
+        }
+      >
+        <ActivityFeed />
+      </Card>
+
+      <Card title={`Resource pools (${s.pools - 1} below the root)`} testId="pools-card">
+        {s.pools <= 1 ? (
+          <EmptyState title="Only the root pool exists">
+            Pools created through the API or the CLI appear here.
+          </EmptyState>
+        ) : (
+          <PoolsTable pools={s.poolList} />
+        )}
+      </Card>
+    </div>
+  );
+}

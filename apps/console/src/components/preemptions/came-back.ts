@@ -1,0 +1,60 @@
+/**
+ * "Did it come back?" for one preemption, in a few words and a tone: the
+ * first question on-call asks after "why was it killed".
+ */
+import type { PreemptionRow } from "@/lib/api-types";
+import type { Tone } from "@/lib/states";
+
+export interface CameBack {
+  tone: Tone;
+  /** Two or three words for a table cell. */
+  label: string;
+  /** One sentence for the details. */
+  detail: string;
+}
+
+const ENDED = new Set(["SUCCEEDED", "FAILED", "LOST", "KILLED", "DELETED"]);
+const STOPPING = new Set(["PREEMPTING", "KILLING"]);
+
+function duration(ms: number): string {
+  const m = Math.max(0, Math.round(ms / 60_000));
+  if (m < 1) return "under a minute";
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h ${m % 60 ? `${m % 60} min` : ""}`.trim();
+  return `${Math.round(h / 24)} days`;
+}
+
+export function cameBackOf(p: PreemptionRow): CameBack {
+  if (p.rescheduled) {
+    const after = duration(p.rescheduled.at.getTime() - p.at.getTime());
+    return {
+      tone: "ok",
+      label: `back · ${after}`,
+      detail: `It ran again ${after} later (run ${p.rescheduled.runId}${p.taskNow ? `, now ${p.taskNow.state}` : ""}).`,
+    };
+  }
+  const now = p.taskNow;
+  if (!now) {
+    return { tone: "idle", label: "task deleted", detail: "Its task no longer exists." };
+  }
+  if (now.runId === p.victim.runId && STOPPING.has(now.state)) {
+    return {
+      tone: "warn",
+      label: "being killed",
+      detail: `The kill was sent; the run is ${now.state} until the cluster confirms it.`,
+    };
+  }
+  if (now.runId === p.victim.runId && ENDED.has(now.state)) {
+    return {
+      tone: "bad",
+      label: `ended · ${now.state}`,
+      detail: `Run ${now.runId} ended ${now.state} and no new run has reached RUNNING: its job's type and restart policy decide whether one starts.`,
+    };
+  }
+  return {
+    tone: "warn",
+    label: `waiting · ${now.state}`,
+    detail: `Not running again yet: run ${now.runId} is ${now.state}.`,
+  };
+}

@@ -1,0 +1,88 @@
+/** Small pieces every preemption view shares: the kind badge, links to the task and the pool, the beneficiary. */
+import { PREEMPTION_KIND_LABELS, poolHref } from "@peloton/api/schemas";
+import Link from "next/link";
+import type { PreemptionRow } from "@/lib/api-types";
+import { TONE_DOT } from "@/lib/states";
+import { cameBackOf } from "./came-back";
+
+/** The task page of one instance (`/jobs/<job>/tasks/<instance>`). */
+export function taskHref(jobId: string, instanceId: number): string {
+  return `/jobs/${encodeURIComponent(jobId)}/tasks/${instanceId}`;
+}
+
+export function KindBadge({ kind }: { kind: PreemptionRow["kind"] }) {
+  const inter = kind === "INTER_POOL";
+  return (
+    <span
+      data-kind={kind}
+      title={
+        inter
+          ? "Inter-pool fairness: a pool over its entitlement gave resources back to pools that wait"
+          : "Intra-pool priority: a higher-priority task of the same pool needed the room"
+      }
+      className={`inline-flex whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-medium ${
+        inter ? "border-info/40 bg-info/10 text-info" : "border-warn/40 bg-warn/10 text-warn"
+      }`}
+    >
+      {PREEMPTION_KIND_LABELS[kind]}
+    </span>
+  );
+}
+
+export function TaskLink({
+  task,
+}: {
+  task: { jobId: string; jobName: string; instanceId: number };
+}) {
+  return (
+    <Link
+      href={taskHref(task.jobId, task.instanceId)}
+      className="font-mono font-medium text-accent hover:underline"
+    >
+      {task.jobName}/{task.instanceId}
+    </Link>
+  );
+}
+
+export function PoolLink({ path }: { path: string }) {
+  return (
+    <Link href={poolHref(path)} className="font-mono text-accent hover:underline">
+      {path}
+    </Link>
+  );
+}
+
+/** In whose favour: the waiting pool (inter-pool), or the waiting gang's task (intra-pool). */
+export function Beneficiary({ p }: { p: PreemptionRow }) {
+  const b = p.beneficiary;
+  if (!b)
+    return (
+      <span className="text-muted" title="No pool waited: the entitlement shrank">
+        none
+      </span>
+    );
+  if (b.task) {
+    return (
+      <span className="whitespace-nowrap">
+        <TaskLink task={b.task} />
+        <span className="block text-xs text-muted">waiting, priority {b.priority}</span>
+      </span>
+    );
+  }
+  return <PoolLink path={b.poolPath} />;
+}
+
+export function CameBackCell({ p }: { p: PreemptionRow }) {
+  const c = cameBackOf(p);
+  return (
+    <span
+      className="flex items-center gap-1.5 whitespace-nowrap"
+      title={c.detail}
+      data-testid="came-back"
+      data-tone={c.tone}
+    >
+      <span aria-hidden className={`size-2 shrink-0 rounded-full ${TONE_DOT[c.tone]}`} />
+      {c.label}
+    </span>
+  );
+}

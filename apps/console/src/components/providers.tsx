@@ -1,0 +1,49 @@
+"use client";
+import type { AppRouter } from "@peloton/api";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
+import { ThemeProvider } from "next-themes";
+import { type ReactNode, useState } from "react";
+import { Toaster } from "sonner";
+import superjson from "superjson";
+import { LiveProvider } from "@/lib/live";
+import { TRPCProvider } from "@/lib/trpc";
+
+function makeQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // Live updates invalidate what changed; until then data stays fresh.
+        staleTime: 30_000,
+        retry: 1,
+        refetchOnWindowFocus: true,
+      },
+    },
+  });
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(makeQueryClient);
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({
+      links: [
+        // Subscriptions (live updates) over server-sent events, everything else batched.
+        splitLink({
+          condition: (op) => op.type === "subscription",
+          true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
+          false: httpBatchLink({ url: "/api/trpc", transformer: superjson }),
+        }),
+      ],
+    }),
+  );
+  return (
+    <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
+      <QueryClientProvider client={queryClient}>
+        <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+          <LiveProvider>{children}</LiveProvider>
+          <Toaster richColors closeButton position="bottom-right" />
+        </TRPCProvider>
+      </QueryClientProvider>
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,20 @@
+import Link from "next/link";
+import { ActorBadge } from "./actor-badge";
+import { SearchBox } from "./search-box";
+import { ThemeToggle } from "./theme-toggle";
+
+export function Header() {
+  return (
+    <header className="sticky top-0 z-30 flex h-12 items-center gap-4 border-b border-border bg-surface px-4">
+      <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+        <span aria-hidden className="inline-block size-5 rounded bg-accent" />
+        Peloton
+      </Link>
+      <div className="flex-1">
+        <SearchBox />
+      </div>
+      <ActorBadge />
+      <ThemeToggle />
+    </header>
+  );
+}

@@ -1,0 +1,36 @@
+import type { AppRouter, inferRouterInputs, inferRouterOutputs } from "@peloton/api";
+
+/** Data types come from the router's outputs, never re-declared. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type OverviewSummary = RouterOutputs["overview"]["summary"];
+export type HostsPage = RouterOutputs["hosts"]["list"];
+export type HostRow = HostsPage["items"][number];
+export type Leader = RouterOutputs["system"]["leader"];
+export type HostListInput = RouterInputs["hosts"]["list"];
+export type PoolTree = RouterOutputs["pools"]["tree"];
+export type PoolRow = PoolTree["pools"][number];
+export type PoolDetail = RouterOutputs["pools"]["get"];
+export type PoolHistoryPage = RouterOutputs["pools"]["history"];
+export type PoolHistoryEntry = PoolHistoryPage["items"][number];
+export type PoolSeries = RouterOutputs["pools"]["entitlementSeries"];
+export type PoolPreview = RouterOutputs["pools"]["preview"];
+export type EntitlementMove = PoolPreview["moves"][number];
+export type JobListInput = RouterInputs["jobs"]["list"];
+export type JobsPage = RouterOutputs["jobs"]["list"];
+export type JobRow = JobsPage["items"][number];
+export type JobDetail = RouterOutputs["jobs"]["get"];
+export type JobEventsPage = RouterOutputs["jobs"]["events"];
+export type JobEvent = JobEventsPage["items"][number];
+export type TaskListInput = RouterInputs["tasks"]["list"];
+export type TasksPage = RouterOutputs["tasks"]["list"];
+export type TaskRow = TasksPage["items"][number];
+export type TaskDetail = RouterOutputs["tasks"]["get"];
+export type TaskRun = TaskDetail["runs"][number];
+export type TaskEvent = RouterOutputs["tasks"]["events"]["items"][number];
+export type PreemptionsPage = RouterOutputs["preemptions"]["list"];
+export type PreemptionRow = PreemptionsPage["items"][number];
+export type PreemptionCounts = RouterOutputs["preemptions"]["countsByPool"];
+export type PreemptionListInput = RouterInputs["preemptions"]["list"];
+export type AuditPage = RouterOutputs["audit"]["list"];
+export type AuditEntry = AuditPage["items"][number];

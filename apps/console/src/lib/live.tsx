@@ -1,0 +1,164 @@
+"use client";
+/**
+ * Live updates: one server-sent-event stream per browser tab (tRPC
+ * subscription `live.changes`, fed by PostgreSQL LISTEN/NOTIFY). A change
+ * invalidates the queries of the routers that show that kind of thing, so
+ * the visible page refetches just what it shows (one page of a table, one
+ * job); TanStack Query skips queries nobody is looking at. Invalidation is
+ * throttled per router so a burst of task transitions costs a few refetches,
+ * not thousands.
+ */
+import type { LiveMessage } from "@peloton/api";
+import { type Query, useQueryClient } from "@tanstack/react-query";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { useTRPC } from "./trpc";
+
+type Change = Extract<LiveMessage, { kind: "change" }>;
+export type ChangeTopic = Change["topic"];
+
+/** Which routers' queries show each kind of change. */
+const ROUTERS_OF_TOPIC: Record<ChangeTopic, readonly string[]> = {
+  pools: ["pools", "overview", "search"],
+  jobs: ["jobs", "pools", "overview", "search"],
+  tasks: ["tasks", "jobs", "pools", "hosts", "overview"],
+  hosts: ["hosts", "overview", "search"],
+  preemptions: ["preemptions", "pools", "tasks", "overview"],
+  updates: ["updates", "jobs"],
+  volumes: ["volumes", "tasks"],
+  audit: ["audit", "overview"],
+};
+const TOPICS = Object.keys(ROUTERS_OF_TOPIC) as ChangeTopic[];
+
+/** At most one refetch per router in this window (the first at once, the last at its end). */
+const THROTTLE_MS = 400;
+
+export type LiveStatus = "connecting" | "live" | "offline";
+
+interface LiveContextValue {
+  status: LiveStatus;
+  /** When the stream last delivered anything (ms since epoch), 0 before that. */
+  lastMessageAt: number;
+  /** Calls `fn` with every change until the returned function is called. */
+  onChange: (fn: (change: Change) => void) => () => void;
+}
+
+const LiveContext = createContext<LiveContextValue>({
+  status: "connecting",
+  lastMessageAt: 0,
+  onChange: () => () => {},
+});
+
+function routerOf(query: Query): string | undefined {
+  const key = query.queryKey[0];
+  return Array.isArray(key) && typeof key[0] === "string" ? key[0] : undefined;
+}
+
+function useThrottledInvalidation() {
+  const queryClient = useQueryClient();
+  const timers = useRef(new Map<string, { timer: number; again: boolean }>());
+  const invalidate = useCallback(
+    (router: string) =>
+      void queryClient.invalidateQueries({ predicate: (q) => routerOf(q) === router }),
+    [queryClient],
+  );
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const t of pending.values()) window.clearTimeout(t.timer);
+      pending.clear();
+    };
+  }, []);
+  return useCallback(
+    (router: string) => {
+      const slot = timers.current.get(router);
+      if (slot) {
+        slot.again = true;
+        return;
+      }
+      invalidate(router);
+      const entry = {
+        again: false,
+        timer: window.setTimeout(() => {
+          timers.current.delete(router);
+          if (entry.again) invalidate(router);
+        }, THROTTLE_MS),
+      };
+      timers.current.set(router, entry);
+    },
+    [invalidate],
+  );
+}
+
+export function LiveProvider({ children }: { children: ReactNode }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const invalidateRouter = useThrottledInvalidation();
+  const listeners = useRef(new Set<(change: Change) => void>());
+  const [lastMessageAt, setLastMessageAt] = useState(0);
+
+  const subscription = useSubscription(
+    trpc.live.changes.subscriptionOptions(
+      { topics: TOPICS },
+      {
+        onData: (message) => {
+          setLastMessageAt(Date.now());
+          if (message.kind === "resync") {
+            // Something may have been missed while the stream was down.
+            void queryClient.invalidateQueries();
+            return;
+          }
+          for (const router of ROUTERS_OF_TOPIC[message.topic]) invalidateRouter(router);
+          for (const fn of listeners.current) fn(message);
+        },
+      },
+    ),
+  );
+
+  const status: LiveStatus =
+    subscription.status === "pending"
+      ? "live"
+      : subscription.status === "error"
+        ? "offline"
+        : "connecting";
+  const onChange = useCallback((fn: (change: Change) => void) => {
+    listeners.current.add(fn);
+    return () => {
+      listeners.current.delete(fn);
+    };
+  }, []);
+  const value = useMemo(
+    () => ({ status, lastMessageAt, onChange }),
+    [status, lastMessageAt, onChange],
+  );
+  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
+}
+
+/** The stream's state, for the live indicator. */
+export function useLive(): Pick<LiveContextValue, "status" | "lastMessageAt"> {
+  const { status, lastMessageAt } = useContext(LiveContext);
+  return { status, lastMessageAt };
+}
+
+/** Runs `fn` for each change of `topic` (e.g. to follow one job's keys); invalidation happens anyway. */
+export function useLiveChanges(topic: ChangeTopic, fn: (keys: string[] | null) => void): void {
+  const { onChange } = useContext(LiveContext);
+  const latest = useRef(fn);
+  latest.current = fn;
+  useEffect(
+    () =>
+      onChange((change) => {
+        if (change.topic === topic) latest.current(change.keys);
+      }),
+    [onChange, topic],
+  );
+}

@@ -1,0 +1,81 @@
+import { expect, type Page, test } from "@playwright/test";
+
+// Next keeps pages it navigated away from rendered but hidden: only visible rows count.
+const auditRow = (page: Page, action: string, target: string) =>
+  page
+    .locator("tr[data-audit]")
+    .filter({ visible: true })
+    .filter({ hasText: action })
+    .filter({ hasText: target });
+
+/** A mutation through the API over HTTP, as the CLI makes it (tRPC with superjson). */
+async function mutate(page: Page, procedure: string, input: unknown): Promise<void> {
+  const res = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+test.describe("audit log", () => {
+  test("a drain made in the console is recorded with who, what, before and after", async ({
+    page,
+  }) => {
+    await page.goto("/hosts");
+    const host = page.locator('tr[data-host="e2e-host-4"]').filter({ visible: true });
+    await host.getByRole("button", { name: "Drain" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Drain host" }).click();
+    await expect(host).toHaveAttribute("data-state", /DRAINING|DRAINED/);
+
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Audit log" })
+      .click();
+    await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
+    const row = auditRow(page, "host.drain", "e2e-host-4");
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId("audit-summary")).toContainText("state UP → DRAINING");
+    await row.click();
+    await expect(page).toHaveURL(/[?&]open=\d+/);
+    const detail = page.getByTestId("audit-detail").filter({ visible: true });
+    await expect(detail.locator('[data-field="state"]')).toContainText("UP");
+    await expect(detail.locator('[data-field="state"]')).toContainText("DRAINING");
+    await page.screenshot({ path: "e2e/screenshots/audit-light.png", fullPage: true });
+
+    // The overview's activity feed has it too.
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Overview" })
+      .click();
+    const feed = page.getByTestId("activity").filter({ visible: true });
+    await expect(feed.locator('li[data-kind="change"]').first()).toContainText(
+      "host.drain e2e-host-4",
+    );
+    await page.goBack();
+
+    // The row links to the host it changed.
+    await row.getByRole("link", { name: "e2e-host-4" }).click();
+    await expect(page).toHaveURL(/\/hosts\?q=e2e-host-4/);
+    await mutate(page, "hosts.up", { hostname: "e2e-host-4", reason: "" });
+  });
+
+  test("filters live in the URL, and new changes appear without a reload", async ({ page }) => {
+    await page.goto("/audit?action=host.");
+    await expect(page.getByRole("combobox", { name: "Did" })).toHaveValue("host.");
+    const rows = page.locator("tr[data-audit]").filter({ visible: true });
+    await expect(rows.first()).toBeVisible();
+    for (const text of await rows.getByRole("cell").allTextContents())
+      expect(text).not.toMatch(/pool\.|job\./);
+
+    const before = await rows.count();
+    await mutate(page, "hosts.drain", { hostname: "e2e-host-5", reason: "disk swap" });
+    await expect(rows).toHaveCount(before + 1);
+    await expect(auditRow(page, "host.drain", "e2e-host-5")).toBeVisible();
+    await mutate(page, "hosts.up", { hostname: "e2e-host-5", reason: "" });
+    await expect(rows).toHaveCount(before + 2);
+
+    await page.getByRole("combobox", { name: "Who" }).selectOption({ index: 1 });
+    await expect(page).toHaveURL(/actor=/);
+    await page.reload();
+    await expect(page.getByRole("combobox", { name: "Did" })).toHaveValue("host.");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: "e2e/screenshots/audit-dark.png", fullPage: true });
+  });
+});

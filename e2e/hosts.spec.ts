@@ -1,0 +1,100 @@
+import { expect, type Page, test } from "@playwright/test";
+import { E2E_AGENTS, readFixture } from "./support/fixture.ts";
+
+// Next keeps pages it navigated away from rendered but hidden: only visible rows count.
+const row = (page: Page, hostname: string) =>
+  page.locator(`tr[data-host="${hostname}"]`).filter({ visible: true });
+const rows = (page: Page) => page.locator("tbody tr[data-host]").filter({ visible: true });
+
+async function simAgents(simUrl: string): Promise<{ id: string; hostname: string }[]> {
+  const res = await fetch(`${simUrl}/sim/agents`);
+  return (await res.json()) as { id: string; hostname: string }[];
+}
+
+test.describe("hosts", () => {
+  test("lists the cluster's hosts with attributes, resources, GPUs and state", async ({ page }) => {
+    await page.goto("/hosts");
+    await expect(page.getByRole("heading", { name: "Hosts" })).toBeVisible();
+    for (const agent of E2E_AGENTS) {
+      await expect(row(page, agent.hostname)).toHaveAttribute("data-state", "UP");
+    }
+    await expect(row(page, "e2e-lost-0")).toHaveAttribute("data-state", "DOWN");
+    const gpu = row(page, "e2e-gpu-0");
+    await expect(gpu).toContainText("gpu_model=a100");
+    await expect(gpu.getByRole("meter", { name: "GPUs of e2e-gpu-0" })).toHaveAttribute("max", "4");
+    await expect(gpu.getByRole("meter", { name: "CPU of e2e-gpu-0" })).toHaveAttribute("max", "8");
+    await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-live", "true");
+    await page.screenshot({ path: "e2e/screenshots/hosts-light.png", fullPage: true });
+  });
+
+  test("filters and sort live in the URL and survive a reload", async ({ page }) => {
+    await page.goto("/hosts");
+    await page.getByRole("group", { name: "State" }).getByRole("button", { name: "DOWN" }).click();
+    await expect(page).toHaveURL(/state=DOWN/);
+    await expect(rows(page)).toHaveCount(1);
+    await page.reload();
+    await expect(rows(page)).toHaveCount(1);
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page.getByRole("combobox", { name: "Zone" }).selectOption("us-east-1b");
+    await expect(page).toHaveURL(/zone=us-east-1b/);
+    // Zone b: e2e-host-1, -3, -5 and e2e-gpu-1.
+    await expect(rows(page)).toHaveCount(4);
+    await page.getByRole("button", { name: /^GPU/ }).click();
+    await page.getByRole("button", { name: /^GPU/ }).click();
+    await expect(page).toHaveURL(/sort=gpu&order=desc|order=desc.*sort=gpu|sort=gpu.*order=desc/);
+    await expect(rows(page).first()).toHaveAttribute("data-host", "e2e-gpu-1");
+  });
+
+  test("an agent that fails goes DOWN and comes back UP, without a reload", async ({ page }) => {
+    const { simUrl } = readFixture();
+    await page.goto("/hosts");
+    await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "UP");
+    const agent = (await simAgents(simUrl)).find((a) => a.hostname === "e2e-host-1")!;
+    const removed = await fetch(`${simUrl}/sim/agents/${encodeURIComponent(agent.id)}`, {
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(204);
+    await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "DOWN");
+    const spec = E2E_AGENTS.find((a) => a.hostname === "e2e-host-1")!;
+    const back = await fetch(`${simUrl}/sim/agents`, {
+      method: "POST",
+      body: JSON.stringify({ ...spec, id: agent.id }),
+    });
+    expect(back.status).toBe(201);
+    await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "UP");
+  });
+
+  test("drain asks first, then DRAINING becomes DRAINED; bring up makes it UP", async ({
+    page,
+  }) => {
+    await page.goto("/hosts");
+    const host = row(page, "e2e-host-0");
+    await host.getByRole("button", { name: "Drain" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Drain e2e-host-0?" });
+    await expect(dialog).toBeVisible();
+    await page.screenshot({ path: "e2e/screenshots/hosts-drain-dialog.png" });
+    await dialog.getByRole("button", { name: "Drain host" }).click();
+    await expect(dialog).toBeHidden();
+    // No task holds resources there, so the drain completes by itself.
+    await expect(host).toHaveAttribute("data-state", /DRAINING|DRAINED/);
+    await expect(host).toHaveAttribute("data-state", "DRAINED");
+    await host.getByRole("button", { name: "Bring up" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Bring up" }).click();
+    await expect(host).toHaveAttribute("data-state", "UP");
+  });
+
+  test("dark theme, and the header search jumps to a host", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto("/");
+    await page.locator("body").press("/");
+    const search = page.getByRole("combobox", { name: "Search" });
+    await search.fill("e2e-gpu");
+    await expect(page.getByRole("option", { name: /e2e-gpu-0/ })).toBeVisible();
+    await search.press("Enter");
+    await expect(page).toHaveURL(/\/hosts\?q=e2e-gpu-0/);
+    await expect(rows(page)).toHaveCount(1);
+    await page.goto("/hosts");
+    await expect(row(page, "e2e-gpu-0")).toBeVisible();
+    await page.screenshot({ path: "e2e/screenshots/hosts-dark.png", fullPage: true });
+  });
+});

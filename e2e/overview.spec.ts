@@ -1,0 +1,129 @@
+import { type APIRequestContext, expect, test } from "@playwright/test";
+import { E2E_AGENTS, readFixture } from "./support/fixture.ts";
+
+/** The API's overview figures (superjson over GET: numbers are plain JSON). */
+async function summary(request: APIRequestContext) {
+  const res = await request.get("/api/trpc/overview.summary");
+  const body = (await res.json()) as {
+    result: {
+      data: {
+        json: { pools: number; jobs: number; tasks: number; tasksByState: Record<string, number> };
+      };
+    };
+  };
+  return body.result.data.json;
+}
+
+test.describe("cluster overview", () => {
+  test("shows the cluster's figures as the API counts them, and the pool tree", async ({
+    page,
+    request,
+  }) => {
+    const fx = readFixture();
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Cluster overview" })).toBeVisible();
+    await expect(page.getByTestId("stat-hosts")).toHaveText(String(fx.hosts));
+    for (const [state, n] of Object.entries(fx.hostsByState)) {
+      await expect(page.getByTestId(`hosts-by-state-${state}`)).toHaveText(String(n));
+    }
+    // Jobs and tasks move as the scheduler works, and earlier specs add pools
+    // and jobs: the page shows what the API counts at the same moment, live.
+    await expect
+      .poll(async () => {
+        const api = await summary(request);
+        const shown = async (id: string) => (await page.getByTestId(id).textContent())?.trim();
+        const wrong: string[] = [];
+        if ((await shown("stat-pools")) !== String(api.pools)) wrong.push(`pools ${api.pools}`);
+        if ((await shown("stat-jobs")) !== String(api.jobs)) wrong.push(`jobs ${api.jobs}`);
+        if ((await shown("stat-tasks")) !== String(api.tasks)) wrong.push(`tasks ${api.tasks}`);
+        for (const [state, n] of Object.entries(api.tasksByState))
+          if (n > 0 && (await shown(`tasks-by-state-${state}`)) !== String(n))
+            wrong.push(`${state} ${n}`);
+        return wrong;
+      })
+      .toEqual([]);
+    const api = await summary(request);
+    expect(api.pools).toBeGreaterThanOrEqual(fx.pools);
+    expect(api.jobs).toBeGreaterThanOrEqual(fx.jobs);
+    expect(api.tasks).toBeGreaterThanOrEqual(fx.tasks);
+    expect(api.tasksByState.RUNNING ?? 0).toBeGreaterThan(0);
+    const table = page.getByTestId("pools-table");
+    for (const path of fx.poolPaths)
+      await expect(table.locator(`tr[data-pool="${path}"]`)).toBeVisible();
+    await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-live", "true");
+    await page.screenshot({ path: "e2e/screenshots/overview-light.png", fullPage: true });
+  });
+
+  test("a job count opens the jobs filtered to that state", async ({ page }) => {
+    await page.goto("/");
+    await page
+      .getByTestId("jobs-by-state")
+      .getByRole("link", { name: /RUNNING/ })
+      .click();
+    await expect(page).toHaveURL(/\/jobs\?state=RUNNING$/);
+    await expect(page.getByRole("button", { name: "RUNNING", pressed: true })).toBeVisible();
+  });
+
+  test("switches to dark and back, and follows the system setting by default", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveClass(/dark/);
+    await page.screenshot({ path: "e2e/screenshots/overview-dark.png", fullPage: true });
+    // system → light
+    await page.getByRole("button", { name: /Theme: system/ }).click();
+    await expect(page.locator("html")).not.toHaveClass(/dark/);
+  });
+
+  test("`/` focuses search, and a pool hit opens the pool's page", async ({ page }) => {
+    await page.goto("/");
+    await page.locator("body").press("/");
+    const search = page.getByRole("combobox", { name: "Search" });
+    await expect(search).toBeFocused();
+    await search.fill("training");
+    await expect(page.getByRole("option", { name: /\/ml\/training/ })).toBeVisible();
+    await search.press("Enter");
+    await expect(page).toHaveURL(/\/pools\/ml\/training$/);
+    await expect(page.getByRole("heading", { name: "/ml/training" })).toBeVisible();
+  });
+
+  test("a pool row opens the pool's page", async ({ page }) => {
+    await page.goto("/");
+    await page.getByTestId("pools-table").getByRole("link", { name: "batch", exact: true }).click();
+    await expect(page).toHaveURL(/\/pools\/infra\/batch$/);
+  });
+
+  test("navigation lists only pages that work", async ({ page }) => {
+    await page.goto("/");
+    const links = page.getByRole("navigation", { name: "Main" }).getByRole("link");
+    for (const href of await links.evaluateAll((els) => els.map((e) => e.getAttribute("href")))) {
+      const res = await page.request.get(href!);
+      expect(res.status(), href!).toBe(200);
+    }
+  });
+
+  test("updates without a reload when the cluster changes, and says it is live", async ({
+    page,
+  }) => {
+    const fx = readFixture();
+    await page.goto("/");
+    const indicator = page.getByTestId("live-indicator").filter({ visible: true });
+    await expect(indicator).toHaveAttribute("data-live", "true");
+    const down = page.getByTestId("hosts-by-state-DOWN").filter({ visible: true });
+    const before = fx.hostsByState.DOWN ?? 0;
+    await expect(down).toHaveText(String(before));
+    // An agent fails and comes back, in the console's own mesos-sim.
+    const spec = E2E_AGENTS.find((a) => a.hostname === "e2e-host-1")!;
+    const agents = (await (await fetch(`${fx.simUrl}/sim/agents`)).json()) as {
+      id: string;
+      hostname: string;
+    }[];
+    const agent = agents.find((a) => a.hostname === spec.hostname)!;
+    await fetch(`${fx.simUrl}/sim/agents/${encodeURIComponent(agent.id)}`, { method: "DELETE" });
+    await expect(down).toHaveText(String(before + 1));
+    await fetch(`${fx.simUrl}/sim/agents`, {
+      method: "POST",
+      body: JSON.stringify({ ...spec, id: agent.id }),
+    });
+    await expect(down).toHaveText(String(before));
+  });
+});

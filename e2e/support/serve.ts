@@ -1,0 +1,142 @@
+/**
+ * Playwright's web server: a scratch database (on DATABASE_URL's server, or a
+ * fresh embedded PostgreSQL) with the demo pools and a preemption history,
+ * then the console through the same launcher as `npm start` — scheduler
+ * included — with its in-process mesos-sim running a small known cluster
+ * (E2E_AGENTS) on a known port, so specs can make agents come and go. The
+ * work the specs find running is submitted by global-setup.ts through the
+ * API. Everything is dropped when Playwright stops it.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { bootSystem } from "../../packages/api/src/server/boot.ts";
+import { actOnJob } from "../../packages/scheduler/src/index.ts";
+import { preemptionScenario } from "../../packages/scheduler/test/support/preemption-scenario.ts";
+import { openGateway } from "../../packages/storage/src/index.ts";
+import { createScratchDatabase } from "../../packages/storage/test/support/scratch-database.ts";
+import { E2E_AGENTS, type E2eFixture, FIXTURE_FILE, preemptionFixture } from "./fixture.ts";
+
+const repoRoot = resolve(import.meta.dirname, "../..");
+
+const db = await createScratchDatabase("peloton_e2e", { migrate: false });
+const booted = await bootSystem({
+  databaseUrl: db.url,
+  dataDir: "",
+  demo: true,
+  log: console.log,
+  scheduler: false,
+});
+
+// Known contents beyond the demo pools. The work the specs find running is not
+// made here: global-setup.ts submits it through the API once the scheduler runs.
+const gateway = openGateway(db.url, { max: 2 });
+// A preemption history on the data so far: two cycles decided by the engine on
+// the demo tree and the E2E cluster's capacity, recorded with recordMany, one
+// victim brought back through the host manager's status writes.
+const sum = (pick: (a: (typeof E2E_AGENTS)[number]) => number) =>
+  E2E_AGENTS.reduce((total, a) => total + pick(a), 0);
+const history = await preemptionScenario(gateway, db.url, {
+  now: new Date(),
+  capacity: {
+    cpu: sum((a) => a.resources.cpus),
+    memory: sum((a) => a.resources.mem),
+    disk: sum((a) => a.resources.disk),
+    gpu: sum((a) => (a.resources as { gpus?: number }).gpus ?? 0),
+  },
+  hostname: E2E_AGENTS[1]!.hostname,
+});
+// The history's jobs are the past: stopped with the intent a user's stop writes
+// (the API's own action), so the scheduler finds them ending, not running
+// behind its back on hosts that never heard of them.
+for (const j of (await gateway.jobs.list({ limit: 500 })).items) {
+  const stopped = await actOnJob(gateway, j.id, { kind: "stop" }, "e2e");
+  if (!stopped.ok) throw new Error(`could not stop ${j.name}: ${stopped.failure.kind}`);
+}
+// A host the cluster lost before this run: its agent is not in E2E_AGENTS, so it stays DOWN.
+await gateway.hosts.upsert({
+  hostname: "e2e-lost-0",
+  agentId: "e2e-lost-agent-0",
+  attributes: { zone: "a" },
+  cpu: 8,
+  memMb: 32768,
+  diskMb: 100000,
+  gpu: 0,
+  ports: [[31000, 32000]],
+  state: "DOWN",
+});
+const summary = await gateway.overview.clusterSummary();
+const allPools = await gateway.pools.listAll();
+const recorded = await gateway.preemptions.list({ limit: 500 });
+await gateway.close();
+const fixture: Omit<E2eFixture, "backlogJobs" | "jobs" | "tasks"> = {
+  pools: summary.pools,
+  poolPaths: allPools.filter((p) => p.parentId).map((p) => p.path),
+  // The sim's agents register UP before the console serves its first page.
+  hosts: summary.hosts + E2E_AGENTS.length,
+  hostsByState: {
+    ...(summary.hostsByState as Record<string, number>),
+    UP: (summary.hostsByState.UP ?? 0) + E2E_AGENTS.length,
+  },
+  simUrl: `http://127.0.0.1:${await freePort()}`,
+  databaseUrl: db.url,
+  preemptions: preemptionFixture(history, recorded.items),
+};
+mkdirSync(dirname(FIXTURE_FILE), { recursive: true });
+writeFileSync(FIXTURE_FILE, JSON.stringify(fixture, null, 2));
+await booted.stop();
+
+const agentFile = join(dirname(FIXTURE_FILE), "e2e-agents.json");
+writeFileSync(agentFile, JSON.stringify({ agents: E2E_AGENTS }, null, 2));
+const simDir = mkdtempSync(join(tmpdir(), "peloton-e2e-sim-"));
+
+const server = spawn(
+  process.execPath,
+  ["--import", "tsx", join(repoRoot, "apps/console/server/start.ts")],
+  {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      PELOTON_DEMO: "0",
+      MESOS_MASTER_URL: "",
+      PELOTON_SIM_AGENTS: agentFile,
+      PELOTON_SIM_PORT: new URL(fixture.simUrl).port,
+      PELOTON_SIM_DIR: simDir,
+      PELOTON_SIM_FAST: "1",
+    },
+    stdio: "inherit",
+  },
+);
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  server.kill("SIGTERM");
+  await new Promise((r) => server.once("exit", r));
+  rmSync(simDir, { recursive: true, force: true });
+  await db.dispose();
+  process.exit(0);
+};
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+server.on("exit", (code) => {
+  if (!stopping) {
+    console.error(`console exited (${code})`);
+    void db.dispose().then(() => process.exit(1));
+  }
+});
+
+/** A port nobody listens on now (the sim binds it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => ok(port));
+    });
+  });
+}

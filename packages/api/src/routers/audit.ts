@@ -1,0 +1,27 @@
+/**
+ * The audit log (console `/audit` and the overview's activity, `peloton audit
+ * list`): every accepted mutation with who, when, what, before and after.
+ * Read-only: rows are written by the mutations themselves, in their
+ * transactions.
+ */
+import { auditListInput } from "../schemas/audit.ts";
+import { publicProcedure, router } from "../trpc.ts";
+
+export const auditRouter = router({
+  /** A page, newest first; pass `nextCursor` back for the next one. */
+  list: publicProcedure.input(auditListInput).query(({ ctx, input }) =>
+    ctx.gateway.audit.list({
+      actor: input.actor,
+      action: input.action,
+      targetType: input.targetType,
+      target: input.target,
+      since: input.since,
+      until: input.until,
+      limit: input.limit,
+      cursor: input.cursor ?? null,
+    }),
+  ),
+
+  /** The actors, actions and target types the filters can offer. */
+  facets: publicProcedure.query(({ ctx }) => ctx.gateway.audit.facets()),
+});

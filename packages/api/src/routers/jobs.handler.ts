@@ -1,0 +1,169 @@
+/**
+ * The jobs router's edge: Peloton YAML decoded with the engine's schema,
+ * the job manager's results turned into outputs, and its failures into tRPC
+ * errors whose issues name the field and, for YAML, the line (worded once
+ * here: STYLE.md, errors are values turned into words at each edge).
+ */
+import { jobConfigSchema } from "@peloton/engine";
+import {
+  actOnJob,
+  type CreateJobFailure,
+  createJob,
+  type JobAction,
+  type JobActionFailure,
+} from "@peloton/scheduler";
+import { TRPCError } from "@trpc/server";
+import { ConfigError, decodePelotonYaml } from "../config/peloton-yaml.ts";
+import type { Context } from "../context.ts";
+import { type ApiIssue, IssuesError } from "../issues.ts";
+
+/** An issue in a job file: the field in the file's own spelling and where it is written. */
+export interface ConfigApiIssue extends ApiIssue {
+  line?: number;
+  column?: number;
+}
+
+function badConfig(issues: ConfigApiIssue[]): TRPCError {
+  const words = issues.map(
+    (i) => `${i.field ?? "(file)"}${i.line ? ` (line ${i.line})` : ""}: ${i.message}`,
+  );
+  return new TRPCError({
+    code: "BAD_REQUEST",
+    message: `the job config is not valid: ${words.join("; ")}`,
+    cause: new IssuesError(issues),
+  });
+}
+
+function failureError(
+  f: CreateJobFailure,
+  positionOf: (field: string) => { field: string; line?: number; column?: number },
+): TRPCError {
+  switch (f.kind) {
+    case "invalid":
+      return badConfig(
+        f.problems.map((p) => ({ code: p.code, message: p.message, ...positionOf(p.field) })),
+      );
+    case "no_pool":
+      return badConfig([
+        {
+          field: "respoolId",
+          code: "POOL_MISSING",
+          message: "name the pool: give one with the request, or respoolId in the file",
+        },
+      ]);
+    case "pool_not_found": {
+      const message = `${f.path}: no such pool`;
+      return new TRPCError({
+        code: "NOT_FOUND",
+        message,
+        cause: new IssuesError([{ field: "pool", code: "POOL_NOT_FOUND", message }]),
+      });
+    }
+    case "pool_not_leaf": {
+      const message = `${f.path} has child pools; jobs are submitted to leaf pools only`;
+      return new TRPCError({
+        code: "BAD_REQUEST",
+        message,
+        cause: new IssuesError([{ field: "pool", code: "POOL_NOT_LEAF", message }]),
+      });
+    }
+  }
+}
+
+/** `jobs.create`: decode, check, store; nothing is stored when anything is wrong. */
+export async function createFromYaml(
+  ctx: Context,
+  input: { pool?: string | undefined; yaml: string },
+) {
+  let decoded: ReturnType<typeof decodePelotonYaml<typeof jobConfigSchema>>;
+  try {
+    decoded = decodePelotonYaml(input.yaml, jobConfigSchema);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    throw badConfig(
+      err.issues.map((i) => ({
+        field: i.field || null,
+        code: i.field ? "INVALID_FIELD" : "INVALID_YAML",
+        message: i.message,
+        ...(i.line !== undefined ? { line: i.line } : {}),
+        ...(i.column !== undefined ? { column: i.column } : {}),
+      })),
+    );
+  }
+  const result = await createJob(ctx.gateway, {
+    config: decoded.value,
+    configYaml: input.yaml,
+    poolPath: input.pool,
+    actor: ctx.actor.login,
+  });
+  if (!result.ok) throw failureError(result.failure, decoded.positionOf);
+  return { id: result.jobId, instances: result.instances, pool: result.poolPath };
+}
+
+export function jobNotFound(id: string): TRPCError {
+  const message = `job ${id} does not exist`;
+  return new TRPCError({
+    code: "NOT_FOUND",
+    message,
+    cause: new IssuesError([{ field: "id", code: "JOB_NOT_FOUND", message }]),
+  });
+}
+
+function actionError(f: JobActionFailure): TRPCError {
+  const issue = (
+    code: TRPCError["code"],
+    field: string | null,
+    issueCode: string,
+    message: string,
+  ) =>
+    new TRPCError({ code, message, cause: new IssuesError([{ field, code: issueCode, message }]) });
+  switch (f.kind) {
+    case "not_found":
+      return jobNotFound(f.jobId);
+    case "conflict":
+      return issue(
+        "CONFLICT",
+        "version",
+        "CONFLICT",
+        `job ${f.jobId} was changed by someone else: you acted on version ${f.expectedVersion}, it is now at version ${f.actualVersion}; reload it and try again`,
+      );
+    case "deleted":
+      return issue(
+        "PRECONDITION_FAILED",
+        null,
+        "JOB_DELETED",
+        `cannot ${f.action} job ${f.jobId}: it is being deleted`,
+      );
+    case "no_such_instances":
+      return issue(
+        "BAD_REQUEST",
+        "instances",
+        "NO_SUCH_INSTANCES",
+        `job ${f.jobId} has no instance ${f.instances.join(", ")} (it has ${f.instanceCount}: 0 to ${f.instanceCount - 1})`,
+      );
+    case "daemon_scale":
+      return issue(
+        "BAD_REQUEST",
+        "instanceCount",
+        "DAEMON_SCALE",
+        "a DAEMON job runs one instance on each eligible host; its instance count follows the hosts",
+      );
+  }
+}
+
+/** Runs a job action as the caller; the job's new version and the instances whose intent changed. */
+export async function act(
+  ctx: Context,
+  jobId: string,
+  action: JobAction,
+  expectedVersion?: number,
+) {
+  const result = await actOnJob(ctx.gateway, jobId, action, ctx.actor.login, expectedVersion);
+  if (!result.ok) throw actionError(result.failure);
+  return {
+    id: result.jobId,
+    version: result.version,
+    goalState: result.goalState,
+    instances: result.instances,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Jobs (console `/jobs`, `/jobs/<id>`; `peloton job …`): submit Peloton's
+ * job YAML, list and read jobs, and act on them. The API only writes intent
+ * (a new job, a goal state, an instance count, a restart); the leader's job
+ * manager, resource manager and placement loops make it happen, and every
+ * change is announced for the live views.
+ */
+import { z } from "zod";
+import {
+  jobCreateInput,
+  jobEventsInput,
+  jobIdSchema,
+  jobListInput,
+  jobRefInput,
+  jobScaleInput,
+} from "../schemas/jobs.ts";
+import { publicProcedure, router } from "../trpc.ts";
+import { act, createFromYaml, jobNotFound } from "./jobs.handler.ts";
+
+export const jobsRouter = router({
+  create: publicProcedure
+    .input(jobCreateInput)
+    .mutation(({ ctx, input }) => createFromYaml(ctx, input)),
+
+  get: publicProcedure.input(z.object({ id: jobIdSchema })).query(async ({ ctx, input }) => {
+    const [job, waiting] = await Promise.all([
+      ctx.gateway.jobs.getDetail(input.id),
+      ctx.gateway.taskReads.waitingReasons(input.id),
+    ]);
+    if (job === null) throw jobNotFound(input.id);
+    return { ...job, waiting };
+  }),
+
+  list: publicProcedure.input(jobListInput).query(async ({ ctx, input }) => {
+    const pool = input.pool ? await ctx.gateway.pools.getByPath(input.pool) : undefined;
+    if (pool === null) return { items: [], nextCursor: null };
+    return ctx.gateway.jobs.list({
+      states: input.states,
+      types: input.types,
+      ...(pool ? { poolId: pool.id } : {}),
+      ...(input.owner ? { owner: input.owner } : {}),
+      text: input.text,
+      labels: input.labels,
+      sort: input.sort,
+      order: input.order,
+      limit: input.limit,
+      cursor: input.cursor ?? null,
+    });
+  }),
+
+  /** Every instance's task events, newest first, a page at a time. */
+  events: publicProcedure.input(jobEventsInput).query(async ({ ctx, input }) => {
+    const page = await ctx.gateway.taskHistory.jobEvents({
+      jobId: input.id,
+      ...(input.instance !== undefined ? { instanceId: input.instance } : {}),
+      limit: input.limit,
+      cursor: input.cursor ?? null,
+    });
+    return {
+      items: page.items.map(({ agentId: _agentId, ...e }) => e),
+      nextCursor: page.nextCursor,
+    };
+  }),
+
+  /** Kill every instance; the job ends KILLED. */
+  stop: publicProcedure
+    .input(jobRefInput)
+    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "stop" }, input.version)),
+
+  /** Run a stopped job again: ended instances get a new run (a batch job's succeeded ones stay done). */
+  start: publicProcedure
+    .input(jobRefInput)
+    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "start" }, input.version)),
+
+  /** Replace every instance's run with a new one (running ones are killed first). */
+  restart: publicProcedure
+    .input(jobRefInput)
+    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "restart" }, input.version)),
+
+  /** Kill every instance, then mark the job and its tasks DELETED (their history stays). */
+  delete: publicProcedure
+    .input(jobRefInput)
+    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "delete" }, input.version)),
+
+  /** Change the instance count: new instances are queued, removed ones killed and deleted. */
+  scale: publicProcedure
+    .input(jobScaleInput)
+    .mutation(({ ctx, input }) =>
+      act(ctx, input.id, { kind: "scale", instanceCount: input.instanceCount }, input.version),
+    ),
+});

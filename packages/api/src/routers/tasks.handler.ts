@@ -1,0 +1,130 @@
+/**
+ * The tasks router's edge: rows from storage with what the job's config
+ * says about each instance (its name), and "not found" worded once.
+ */
+import { type JobConfig, taskConfigFor } from "@peloton/engine";
+import {
+  describeTaskLogRefusal,
+  readTaskLog,
+  type TaskLogChunk,
+  type TaskLogRequest,
+} from "@peloton/scheduler";
+import type { TaskRecord } from "@peloton/storage";
+import { TRPCError } from "@trpc/server";
+import type { Context } from "../context.ts";
+import { IssuesError } from "../issues.ts";
+import { jobNotFound } from "./jobs.handler.ts";
+
+/** A task as clients see it: the row, its name from the config, no internal agent id. */
+export function taskView(task: TaskRecord, config: JobConfig, jobName: string) {
+  const { agentId: _agentId, ...rest } = task;
+  return { ...rest, name: taskConfigFor(config, task.instanceId).name ?? jobName };
+}
+
+/** The job's name and parsed config, or NOT_FOUND. */
+export async function jobOf(ctx: Context, jobId: string) {
+  const job = await ctx.gateway.jobs.getDetail(jobId);
+  if (job === null) throw jobNotFound(jobId);
+  return job as typeof job & { config: JobConfig };
+}
+
+export function taskNotFound(jobId: string, instance: number): TRPCError {
+  const message = `job ${jobId} has no instance ${instance}`;
+  return new TRPCError({
+    code: "NOT_FOUND",
+    message,
+    cause: new IssuesError([{ field: "instance", code: "TASK_NOT_FOUND", message }]),
+  });
+}
+
+/** One read of a run's log, or the refusal worded as a tRPC error. */
+export async function readLog(ctx: Context, req: TaskLogRequest): Promise<TaskLogChunk> {
+  const result = await readTaskLog(ctx.gateway, req);
+  if (result.ok) return result.chunk;
+  const message = describeTaskLogRefusal(result.refusal, req);
+  const notFound =
+    result.refusal.code === "TASK_NOT_FOUND" || result.refusal.code === "RUN_NOT_FOUND";
+  return Promise.reject(
+    new TRPCError({
+      code: notFound ? "NOT_FOUND" : "PRECONDITION_FAILED",
+      message,
+      cause: new IssuesError([
+        { field: notFound ? "instance" : null, code: result.refusal.code, message },
+      ]),
+    }),
+  );
+}
+
+/** What a log stream carries: new output, the end of a finished run's file, or why it cannot be read (yet). */
+export type LogStreamMessage =
+  | { kind: "chunk"; data: string; offset: number; nextOffset: number; run: number }
+  | { kind: "end"; run: number }
+  | { kind: "waiting"; message: string };
+
+const FOLLOW_POLL_MS = 500;
+const FOLLOW_CHUNK = 65_536;
+
+/**
+ * Follows a run's log: what is there (the tail when `offset` is -1), then
+ * whatever is appended, polled twice a second from the agent, until the run
+ * has ended and its file is read to the end, or the client goes away.
+ */
+export async function* followLog(
+  ctx: Context,
+  req: Omit<TaskLogRequest, "length" | "directory">,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<LogStreamMessage> {
+  let offset = req.offset;
+  let directory: string | undefined;
+  let lastWaiting = "";
+  while (!signal?.aborted) {
+    const result = await readTaskLog(ctx.gateway, {
+      ...req,
+      offset,
+      directory,
+      length: FOLLOW_CHUNK,
+    });
+    if (!result.ok) {
+      const message = describeTaskLogRefusal(result.refusal, req);
+      if (result.refusal.code === "TASK_NOT_FOUND" || result.refusal.code === "RUN_NOT_FOUND") {
+        yield { kind: "waiting", message };
+        return;
+      }
+      if (message !== lastWaiting) yield { kind: "waiting", message };
+      lastWaiting = message;
+    } else {
+      const c = result.chunk;
+      directory = c.directory;
+      offset = c.nextOffset;
+      if (c.data.length > 0)
+        yield {
+          kind: "chunk",
+          data: c.data,
+          offset: c.offset,
+          nextOffset: c.nextOffset,
+          run: c.run,
+        };
+      // A full chunk means more is waiting: read on at once.
+      if (Buffer.byteLength(c.data) >= FOLLOW_CHUNK) continue;
+      if (c.finished) {
+        yield { kind: "end", run: c.run };
+        return;
+      }
+    }
+    await sleep(FOLLOW_POLL_MS, signal);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * Tasks (the instances table of `/jobs/<id>`, `/jobs/<id>/tasks/<instance>`;
+ * `peloton task …`): a job's instances page by page with server-side
+ * filters and sort, one instance with every run (pod history), its event
+ * timeline, and its logs.
+ */
+import { taskConfigFor } from "@peloton/engine";
+import {
+  taskActionInput,
+  taskEventsInput,
+  taskListInput,
+  taskLogsFollowInput,
+  taskLogsInput,
+  taskRefInput,
+} from "../schemas/tasks.ts";
+import { publicProcedure, router } from "../trpc.ts";
+import { act } from "./jobs.handler.ts";
+import {
+  followLog,
+  jobOf,
+  type LogStreamMessage,
+  readLog,
+  taskNotFound,
+  taskView,
+} from "./tasks.handler.ts";
+
+export const tasksRouter = router({
+  list: publicProcedure.input(taskListInput).query(async ({ ctx, input }) => {
+    const [job, page] = await Promise.all([
+      jobOf(ctx, input.jobId),
+      ctx.gateway.taskReads.list({
+        jobId: input.jobId,
+        states: input.states,
+        ...(input.host ? { hostname: input.host } : {}),
+        ...(input.instanceFrom !== undefined ? { instanceFrom: input.instanceFrom } : {}),
+        ...(input.instanceTo !== undefined ? { instanceTo: input.instanceTo } : {}),
+        sort: input.sort,
+        order: input.order,
+        limit: input.limit,
+        cursor: input.cursor ?? null,
+      }),
+    ]);
+    return {
+      items: page.items.map((t) => taskView(t, job.config, job.name)),
+      nextCursor: page.nextCursor,
+    };
+  }),
+
+  get: publicProcedure.input(taskRefInput).query(async ({ ctx, input }) => {
+    const [job, task, runs] = await Promise.all([
+      jobOf(ctx, input.jobId),
+      ctx.gateway.taskReads.get(input.jobId, input.instance),
+      ctx.gateway.taskHistory.runs(input.jobId, input.instance),
+    ]);
+    if (task === null) throw taskNotFound(input.jobId, input.instance);
+    return {
+      ...taskView(task, job.config, job.name),
+      job: { id: job.id, name: job.name, type: job.type, poolPath: job.poolPath },
+      /** The instance's task config: the job's default with this instance's overrides. */
+      config: taskConfigFor(job.config, input.instance),
+      runs: runs.map(({ agentId: _agentId, ...run }) => run),
+    };
+  }),
+
+  events: publicProcedure.input(taskEventsInput).query(async ({ ctx, input }) => {
+    const page = await ctx.gateway.taskHistory.events({
+      jobId: input.jobId,
+      instanceId: input.instance,
+      ...(input.run !== undefined ? { runId: input.run } : {}),
+      limit: input.limit,
+      cursor: input.cursor ?? null,
+    });
+    return {
+      items: page.items.map(({ agentId: _agentId, ...e }) => e),
+      nextCursor: page.nextCursor,
+    };
+  }),
+
+  /** A page of a run's stdout or stderr (the tail by default), read from its sandbox. */
+  logs: publicProcedure.input(taskLogsInput).query(async ({ ctx, input }) => {
+    const { directory: _directory, ...chunk } = await readLog(ctx, {
+      jobId: input.jobId,
+      instance: input.instance,
+      run: input.run,
+      file: input.file,
+      offset: input.offset,
+      length: input.length,
+    });
+    return chunk;
+  }),
+
+  /** A run's log as it grows (server-sent events), until the run has ended. */
+  logsFollow: publicProcedure.input(taskLogsFollowInput).subscription(async function* ({
+    ctx,
+    input,
+    signal,
+  }): AsyncGenerator<LogStreamMessage> {
+    yield* followLog(
+      ctx,
+      {
+        jobId: input.jobId,
+        instance: input.instance,
+        run: input.run,
+        file: input.file,
+        offset: input.offset,
+      },
+      signal,
+    );
+  }),
+
+  /** Kill these instances (all when none are named); the job's goal stays. */
+  stop: publicProcedure
+    .input(taskActionInput)
+    .mutation(({ ctx, input }) =>
+      act(ctx, input.jobId, { kind: "stop", instances: input.instances ?? "all" }),
+    ),
+
+  /** Start stopped instances again, each as a new run. */
+  start: publicProcedure
+    .input(taskActionInput)
+    .mutation(({ ctx, input }) =>
+      act(ctx, input.jobId, { kind: "start", instances: input.instances ?? "all" }),
+    ),
+
+  /** Replace these instances' runs with new ones. */
+  restart: publicProcedure
+    .input(taskActionInput)
+    .mutation(({ ctx, input }) =>
+      act(ctx, input.jobId, { kind: "restart", instances: input.instances ?? "all" }),
+    ),
+});

@@ -1,0 +1,195 @@
+/**
+ * Pool schemas shared by the API (input validation), the console (forms) and
+ * the CLI (Peloton's respool YAML). Field names are Peloton's, in camelCase;
+ * the YAML decoder also accepts the all-lowercase spelling.
+ */
+
+import { pelotonEnum } from "@peloton/engine";
+import { z } from "zod";
+
+export const RESOURCE_KINDS = ["cpu", "gpu", "memory", "disk"] as const;
+export const resourceKindSchema = z.enum(RESOURCE_KINDS);
+
+const amount = (what: string) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .finite(`${what} must be a finite number`)
+    .min(0, `${what} must be ≥ 0`);
+
+/** A pool path: "/" or "/a/b" — segments of letters, digits, `_`, `-` and `.`. */
+export const poolPathSchema = z
+  .string()
+  .trim()
+  .regex(
+    /^\/$|^(\/[A-Za-z0-9_.-]+)+$/,
+    'a pool path looks like "/team/batch" (letters, digits, _ - .)',
+  );
+
+/** The console's page of a pool: `/infra/batch` → `/pools/infra/batch`. */
+export function poolHref(path: string): string {
+  return path === "/"
+    ? "/pools"
+    : `/pools/${path.slice(1).split("/").map(encodeURIComponent).join("/")}`;
+}
+
+export const poolNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.-]{1,100}$/, "a pool name uses letters, digits, _ - . (1–100 characters)");
+
+export const resourceConfigSchema = z.strictObject({
+  // Any string: the engine's validation names an unknown kind with the pool (rule 1).
+  kind: z.string(),
+  reservation: amount("reservation").default(0),
+  limit: amount("limit").default(0),
+  // Protobuf's zero value: a listed kind without a share has share 0.
+  share: amount("share").default(0),
+  type: pelotonEnum({ ELASTIC: 1, STATIC: 2 }).default("ELASTIC"),
+});
+
+const percentLimit = z.strictObject({
+  maxPercent: z.number().min(0, "maxPercent must be ≥ 0"),
+});
+
+/** Peloton's ResourcePoolConfig as a respool YAML file holds it. */
+export const respoolConfigSchema = z.strictObject({
+  name: poolNameSchema,
+  owningTeam: z.string().default(""),
+  ldapGroups: z.array(z.string()).default([]),
+  description: z.string().default(""),
+  resources: z.array(resourceConfigSchema).default([]),
+  // 1 = priority FIFO, the only scheduling policy.
+  policy: pelotonEnum({ PriorityFIFO: 1 }).default("PriorityFIFO"),
+  controllerLimit: percentLimit.optional(),
+  slackLimit: percentLimit.optional(),
+  // The parent is given by the path; a file that names one is refused on create.
+  parent: z.union([z.string(), z.strictObject({ value: z.string() })]).optional(),
+});
+export type RespoolConfig = z.output<typeof respoolConfigSchema>;
+export type RespoolConfigInput = z.input<typeof respoolConfigSchema>;
+
+export const poolsCreateInput = z.object({
+  path: poolPathSchema,
+  config: respoolConfigSchema,
+});
+
+export const poolsUpdateInput = z.object({
+  path: poolPathSchema,
+  /** The version the user edited: a stale one is a conflict, never an overwrite. */
+  version: z.number().int().min(1),
+  config: respoolConfigSchema,
+});
+
+export const poolsDeleteInput = z.object({
+  path: poolPathSchema,
+  version: z.number().int().min(1).optional(),
+});
+
+export const poolsPreviewInput = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("create"), path: poolPathSchema, config: respoolConfigSchema }),
+  z.object({ action: z.literal("update"), path: poolPathSchema, config: respoolConfigSchema }),
+  z.object({ action: z.literal("delete"), path: poolPathSchema }),
+]);
+
+export const poolsHistoryInput = z.object({
+  path: poolPathSchema,
+  cursor: z.string().regex(/^\d+$/).nullish(),
+  limit: z.number().int().min(1).max(200).default(20),
+});
+
+export const SERIES_RANGES = ["15m", "1h", "6h", "24h", "7d"] as const;
+export type SeriesRange = (typeof SERIES_RANGES)[number];
+/** Each chart range's length. */
+export const SERIES_RANGE_MS: Readonly<Record<SeriesRange, number>> = {
+  "15m": 15 * 60_000,
+  "1h": 60 * 60_000,
+  "6h": 6 * 60 * 60_000,
+  "24h": 24 * 60 * 60_000,
+  "7d": 7 * 24 * 60 * 60_000,
+};
+export const poolsSeriesInput = z.object({
+  path: poolPathSchema,
+  range: z.enum(SERIES_RANGES).default("1h"),
+});
+
+export const poolsGetInput = z.object({ path: poolPathSchema });
+
+// ─── the console's pool form ─────────────────────────────────────────────────
+//
+// The form edits one block per kind, so its field names are the ones the
+// engine's errors carry (`resources.cpu.reservation`): a server-side issue
+// lands beside the input it concerns without translation.
+
+export const RESERVATION_TYPES = ["ELASTIC", "STATIC"] as const;
+
+export const kindSettingsSchema = z.strictObject({
+  reservation: amount("reservation"),
+  limit: amount("limit"),
+  share: amount("share"),
+  type: z.enum(RESERVATION_TYPES),
+});
+
+const optionalPercent = (what: string) =>
+  z
+    .number({ error: `${what} must be a number (or leave it empty)` })
+    .min(0, `${what} must be ≥ 0`)
+    .nullable();
+
+export const poolFormSchema = z.strictObject({
+  name: poolNameSchema,
+  owningTeam: z.string().trim().max(200, "at most 200 characters"),
+  description: z.string().max(2000, "at most 2,000 characters"),
+  /** Comma- or space-separated, as people type them. */
+  ldapGroups: z.string().max(2000, "at most 2,000 characters"),
+  resources: z.strictObject({
+    cpu: kindSettingsSchema,
+    gpu: kindSettingsSchema,
+    memory: kindSettingsSchema,
+    disk: kindSettingsSchema,
+  }),
+  controllerLimit: z.strictObject({ maxPercent: optionalPercent("controller limit") }),
+  slackLimit: z.strictObject({ maxPercent: optionalPercent("slack limit") }),
+});
+export type PoolFormValues = z.input<typeof poolFormSchema>;
+
+/** The form's values as the configuration the API takes (every kind listed). */
+export function formToConfig(values: z.output<typeof poolFormSchema>): RespoolConfig {
+  return {
+    name: values.name,
+    owningTeam: values.owningTeam,
+    description: values.description,
+    ldapGroups: values.ldapGroups.split(/[\s,]+/).filter(Boolean),
+    resources: RESOURCE_KINDS.map((kind) => ({ kind, ...values.resources[kind] })),
+    policy: "PriorityFIFO",
+    ...(values.controllerLimit.maxPercent === null
+      ? {}
+      : { controllerLimit: { maxPercent: values.controllerLimit.maxPercent } }),
+    ...(values.slackLimit.maxPercent === null
+      ? {}
+      : { slackLimit: { maxPercent: values.slackLimit.maxPercent } }),
+  };
+}
+
+/** A stored configuration as the form's starting values (kinds it does not list take Peloton's defaults). */
+export function configToForm(config: RespoolConfigInput): PoolFormValues {
+  const kind = (k: (typeof RESOURCE_KINDS)[number]) => {
+    const r = config.resources?.find((e) => e.kind === k);
+    return r
+      ? {
+          reservation: r.reservation ?? 0,
+          limit: r.limit ?? 0,
+          share: r.share ?? 0,
+          type: r.type === "STATIC" || r.type === 2 ? ("STATIC" as const) : ("ELASTIC" as const),
+        }
+      : { reservation: 0, limit: 0, share: 1, type: "ELASTIC" as const };
+  };
+  return {
+    name: config.name,
+    owningTeam: config.owningTeam ?? "",
+    description: config.description ?? "",
+    ldapGroups: (config.ldapGroups ?? []).join(", "),
+    resources: { cpu: kind("cpu"), gpu: kind("gpu"), memory: kind("memory"), disk: kind("disk") },
+    controllerLimit: { maxPercent: config.controllerLimit?.maxPercent ?? null },
+    slackLimit: { maxPercent: config.slackLimit?.maxPercent ?? null },
+  };
+}

@@ -1,0 +1,166 @@
+/** The hosts router against the scratch database, hosts recorded as the host manager records them. */
+import type { ClusterHost } from "@peloton/storage";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "../../scheduler/test/support/db.ts";
+import { resetDatabase } from "../../storage/test/support/gateway.ts";
+import { createCaller } from "../src/index.ts";
+import { testContext } from "./support/context.ts";
+
+const ctx = testContext();
+const { gateway } = ctx;
+const caller = createCaller(ctx);
+afterAll(() => ctx.close());
+beforeEach(() => resetDatabase());
+
+const host = (i: number, zone: string, extra: Partial<ClusterHost> = {}): ClusterHost => ({
+  hostname: `node-${String(i).padStart(2, "0")}.test`,
+  agentId: `agent-${i}`,
+  agentUrl: `http://127.0.0.1:${5000 + i}/slave(1)`,
+  attributes: { zone, rack: `r${i % 3}` },
+  cpu: 8 + i,
+  memMb: 32768,
+  diskMb: 100_000,
+  gpu: 0,
+  ports: [[31000, 32000]],
+  ...extra,
+});
+
+async function cluster(n: number): Promise<ClusterHost[]> {
+  const hosts = Array.from({ length: n }, (_, i) => host(i, i % 2 ? "b" : "a"));
+  await gateway.hosts.recordRegistered(hosts);
+  return hosts;
+}
+
+describe("hosts.list", () => {
+  it("pages through every host once, in order, by keyset", async () => {
+    await cluster(7);
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await caller.hosts.list({ limit: 3, cursor });
+      seen.push(...page.items.map((h) => h.hostname));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(Array.from({ length: 7 }, (_, i) => `node-0${i}.test`));
+  });
+
+  it("sorts by a resource descending, ties by hostname, across pages", async () => {
+    await gateway.hosts.recordRegistered([
+      host(1, "a", { cpu: 4 }),
+      host(2, "a", { cpu: 16 }),
+      host(3, "b", { cpu: 16 }),
+      host(4, "b", { cpu: 8 }),
+    ]);
+    const first = await caller.hosts.list({ sort: "cpu", order: "desc", limit: 2 });
+    const second = await caller.hosts.list({
+      sort: "cpu",
+      order: "desc",
+      limit: 2,
+      cursor: first.nextCursor,
+    });
+    expect([...first.items, ...second.items].map((h) => [h.hostname, h.cpu])).toEqual([
+      ["node-03.test", 16],
+      ["node-02.test", 16],
+      ["node-04.test", 8],
+      ["node-01.test", 4],
+    ]);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it("filters by state, attribute and text on the server", async () => {
+    const hosts = await cluster(6);
+    await gateway.hosts.markAgentsDown([hosts[0]!.agentId], "lost");
+    expect((await caller.hosts.list({ states: ["DOWN"] })).items.map((h) => h.hostname)).toEqual([
+      "node-00.test",
+    ]);
+    expect(
+      (await caller.hosts.list({ attributes: { zone: "b" } })).items.map((h) => h.hostname),
+    ).toEqual(["node-01.test", "node-03.test", "node-05.test"]);
+    expect((await caller.hosts.list({ text: "DE-04" })).items.map((h) => h.hostname)).toEqual([
+      "node-04.test",
+    ]);
+    expect((await caller.hosts.list({ text: "%" })).items).toEqual([]);
+    expect(await caller.hosts.zones()).toEqual([
+      { value: "a", hosts: 3 },
+      { value: "b", hosts: 3 },
+    ]);
+  });
+
+  it("rejects a bad sort key with the field named", async () => {
+    await expect(caller.hosts.list({ sort: "rank" as never })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining('"sort"'),
+    });
+  });
+});
+
+describe("hosts.drain and hosts.up", () => {
+  it("drain: UP → DRAINING, audited and announced; without tasks the drain completes; up brings it back", async () => {
+    await cluster(2);
+    const drained = await caller.hosts.drain({
+      hostname: "node-00.test",
+      reason: "kernel upgrade",
+    });
+    expect(drained).toMatchObject({ state: "DRAINING", stateReason: "kernel upgrade" });
+    expect(await gateway.hosts.completeDrains()).toEqual(["node-00.test"]);
+    expect(await caller.hosts.get({ hostname: "node-00.test" })).toMatchObject({
+      state: "DRAINED",
+    });
+    expect(await caller.hosts.up({ hostname: "node-00.test" })).toMatchObject({
+      state: "UP",
+      stateReason: "brought up by alice",
+    });
+    const actions = await sql<{ action: string; actor: string; target_id: string }>(
+      "SELECT action, actor, target_id FROM audit_log ORDER BY id",
+    );
+    expect(actions).toEqual([
+      { action: "host.drain", actor: "alice", target_id: "node-00.test" },
+      { action: "host.up", actor: "alice", target_id: "node-00.test" },
+    ]);
+  });
+
+  it("refuses what the state does not allow, naming it, and changes nothing", async () => {
+    const hosts = await cluster(2);
+    await expect(caller.hosts.up({ hostname: "node-00.test" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "cannot bring up host node-00.test: it is already UP",
+    });
+    await gateway.hosts.markAgentsDown([hosts[1]!.agentId], "lost");
+    await expect(caller.hosts.drain({ hostname: "node-01.test" })).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: expect.stringContaining("it is DOWN"),
+    });
+    await expect(caller.hosts.drain({ hostname: "nope" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect((await caller.hosts.get({ hostname: "node-01.test" })).state).toBe("DOWN");
+  });
+
+  it("a host that comes back keeps an operator's drain; a lost one comes back UP", async () => {
+    const hosts = await cluster(2);
+    await caller.hosts.drain({ hostname: "node-00.test" });
+    await gateway.hosts.markAgentsDown([hosts[1]!.agentId], "lost");
+    await gateway.hosts.recordRegistered(hosts);
+    expect((await caller.hosts.get({ hostname: "node-00.test" })).state).toBe("DRAINING");
+    expect(await caller.hosts.get({ hostname: "node-01.test" })).toMatchObject({
+      state: "UP",
+      stateReason: null,
+    });
+  });
+});
+
+describe("system.leader and search", () => {
+  it("names the replica that holds the lease, and whether it is live", async () => {
+    expect(await caller.system.leader()).toMatchObject({ holder: null, live: false });
+    await gateway.cluster.recordLease("scheduler", "box-1:42");
+    expect(await caller.system.leader()).toMatchObject({ holder: "box-1:42", live: true });
+  });
+
+  it("finds hosts by part of their name", async () => {
+    await cluster(3);
+    const hits = await caller.search.query({ q: "node-02" });
+    expect(hits).toEqual([
+      { kind: "host", label: "node-02.test", detail: "host · UP", href: "/hosts?q=node-02.test" },
+    ]);
+  });
+});

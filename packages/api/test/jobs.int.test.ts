@@ -1,0 +1,325 @@
+/**
+ * jobs.create / get / list and tasks.list / get / events against the scratch
+ * database: Peloton YAML in, task rows PENDING with their first event out;
+ * bad files refused with the field (and line) named and nothing stored.
+ */
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "../../scheduler/test/support/db.ts";
+import { leafPool } from "../../scheduler/test/support/system.ts";
+import { resetDatabase } from "../../storage/test/support/gateway.ts";
+import { createCaller } from "../src/index.ts";
+import type { ConfigApiIssue } from "../src/routers/jobs.handler.ts";
+import { testContext } from "./support/context.ts";
+import { batchYaml } from "./support/jobs.ts";
+
+const ctx = testContext();
+const { gateway } = ctx;
+const caller = createCaller(ctx);
+afterAll(() => ctx.close());
+beforeEach(() => resetDatabase());
+
+/** The issues of the error `fn` throws (it must throw a tRPC error). */
+async function issuesOf(
+  fn: () => Promise<unknown>,
+): Promise<{ code: string; issues: ConfigApiIssue[] }> {
+  try {
+    await fn();
+  } catch (err) {
+    if (!(err instanceof TRPCError)) throw err;
+    const cause = err.cause as { issues?: ConfigApiIssue[] } | undefined;
+    return { code: err.code, issues: cause?.issues ?? [] };
+  }
+  throw new Error("expected an error");
+}
+
+async function rowCounts() {
+  const [r] = await sql<{ jobs: number; tasks: number; events: number }>(
+    `SELECT (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM tasks)::int AS tasks,
+            (SELECT count(*) FROM task_events)::int AS events`,
+  );
+  return r!;
+}
+
+describe("jobs.create", () => {
+  it("stores the job as submitted and parsed, one PENDING task per instance with its first event, counts and audit", async () => {
+    const pool = await leafPool(gateway);
+    const yaml = batchYaml({ instances: 3 });
+    const created = await caller.jobs.create({ pool, yaml });
+    expect(created).toMatchObject({ instances: 3, pool: "/batch" });
+
+    const job = await caller.jobs.get({ id: created.id });
+    expect(job).toMatchObject({
+      name: "hello",
+      type: "BATCH",
+      poolPath: "/batch",
+      owner: "alice",
+      priority: 5,
+      state: "PENDING",
+      goalState: "SUCCEEDED",
+      instanceCount: 3,
+      taskStats: { PENDING: 3 },
+      configYaml: yaml,
+    });
+    expect(
+      (job.config as { defaultConfig: { resource: { cpuLimit: number } } }).defaultConfig.resource
+        .cpuLimit,
+    ).toBe(0.5);
+
+    const tasks = await caller.tasks.list({ jobId: created.id });
+    expect(tasks.items.map((t) => [t.instanceId, t.state, t.runId, t.cpu, t.name])).toEqual([
+      [0, "PENDING", 1, 0.5, "hello"],
+      [1, "PENDING", 1, 0.5, "hello"],
+      [2, "PENDING", 1, 0.5, "hello"],
+    ]);
+    const events = await caller.tasks.events({ jobId: created.id, instance: 1 });
+    expect(events.items).toEqual([
+      expect.objectContaining({
+        runId: 1,
+        previousState: null,
+        state: "PENDING",
+        source: "JOB_MANAGER",
+        reason: "CREATED",
+      }),
+    ]);
+    const [audit] = await sql<{ actor: string; action: string }>(
+      "SELECT actor, action FROM audit_log",
+    );
+    expect(audit).toEqual({ actor: "alice", action: "job.create" });
+  });
+
+  it("takes the pool from respoolId when the request names none", async () => {
+    await leafPool(gateway, "fromfile");
+    const created = await caller.jobs.create({
+      yaml: `${batchYaml()}respoolid:\n  value: /fromfile\n`,
+    });
+    expect(created.pool).toBe("/fromfile");
+  });
+
+  it("refuses an unknown field with its name and line, and stores nothing", async () => {
+    const pool = await leafPool(gateway);
+    const yaml = batchYaml().replace("  priority: 5", "  priority: 5\n  colour: blue");
+    const { code, issues } = await issuesOf(() => caller.jobs.create({ pool, yaml }));
+    expect(code).toBe("BAD_REQUEST");
+    expect(issues).toEqual([
+      expect.objectContaining({ field: "sla.colour", message: 'unknown field "colour"', line: 6 }),
+    ]);
+    expect(await rowCounts()).toEqual({ jobs: 0, tasks: 0, events: 0 });
+  });
+
+  it("refuses a negative cpuLimit with the field (in the file's spelling) and line, and stores nothing", async () => {
+    const pool = await leafPool(gateway);
+    const { code, issues } = await issuesOf(() =>
+      caller.jobs.create({ pool, yaml: batchYaml({ cpu: -1 }) }),
+    );
+    expect(code).toBe("BAD_REQUEST");
+    expect(issues).toEqual([
+      expect.objectContaining({
+        field: "defaultconfig.resource.cpulimit",
+        code: "NEGATIVE_RESOURCE",
+        line: 9,
+      }),
+    ]);
+    expect(issues[0]!.message).toMatch(/-1/);
+    expect(await rowCounts()).toEqual({ jobs: 0, tasks: 0, events: 0 });
+  });
+
+  it("refuses a pool that does not exist, or has children", async () => {
+    await leafPool(gateway);
+    expect(
+      (await issuesOf(() => caller.jobs.create({ pool: "/nope", yaml: batchYaml() }))).code,
+    ).toBe("NOT_FOUND");
+    const refused = await issuesOf(() => caller.jobs.create({ pool: "/", yaml: batchYaml() }));
+    expect(refused.issues[0]).toMatchObject({ field: "pool", code: "POOL_NOT_LEAF" });
+    expect(await rowCounts()).toEqual({ jobs: 0, tasks: 0, events: 0 });
+  });
+});
+
+describe("jobs.list", () => {
+  it("filters by state, type, pool and name, newest first, by keyset", async () => {
+    const a = await leafPool(gateway, "a");
+    const b = await leafPool(gateway, "b");
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await caller.jobs.create({ pool: i % 2 ? b : a, yaml: batchYaml({ name: `job-${i}` }) }))
+          .id,
+      );
+
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await caller.jobs.list({ limit: 2, cursor });
+      seen.push(...page.items.map((j) => j.name));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(["job-4", "job-3", "job-2", "job-1", "job-0"]);
+
+    expect((await caller.jobs.list({ pool: b })).items.map((j) => j.name)).toEqual([
+      "job-3",
+      "job-1",
+    ]);
+    expect((await caller.jobs.list({ text: "B-2" })).items.map((j) => j.name)).toEqual(["job-2"]);
+    expect((await caller.jobs.list({ types: ["SERVICE"] })).items).toEqual([]);
+    expect(
+      (
+        await caller.jobs.list({ states: ["PENDING"], sort: "name", order: "asc", limit: 3 })
+      ).items.map((j) => j.name),
+    ).toEqual(["job-0", "job-1", "job-2"]);
+  });
+});
+
+describe("tasks.list", () => {
+  it("pages a job's instances in every sort order without gaps or repeats", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 25 }) });
+    // Give some tasks a host and a start time, leave the others null.
+    await sql(
+      `UPDATE tasks SET hostname = 'h' || (instance_id % 3), started_at = now() - (instance_id || ' s')::interval
+       WHERE job_id = $1 AND instance_id % 2 = 0`,
+      [id],
+    );
+    for (const sort of ["instance", "state", "host", "startedAt"] as const) {
+      for (const order of ["asc", "desc"] as const) {
+        const seen: number[] = [];
+        let cursor: string | null | undefined;
+        do {
+          const page = await caller.tasks.list({ jobId: id, sort, order, limit: 4, cursor });
+          seen.push(...page.items.map((t) => t.instanceId));
+          cursor = page.nextCursor;
+        } while (cursor);
+        expect(
+          [...seen].sort((x, y) => x - y),
+          `${sort} ${order}`,
+        ).toEqual(Array.from({ length: 25 }, (_, i) => i));
+      }
+    }
+    const hostH1 = await caller.tasks.list({ jobId: id, host: "h1" });
+    expect(hostH1.items.map((t) => t.instanceId)).toEqual([4, 10, 16, 22]);
+    const range = await caller.tasks.list({
+      jobId: id,
+      instanceFrom: 3,
+      instanceTo: 5,
+      order: "desc",
+    });
+    expect(range.items.map((t) => t.instanceId)).toEqual([5, 4, 3]);
+  });
+
+  it("says NOT_FOUND for an unknown job or instance", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 1 }) });
+    await expect(caller.tasks.get({ jobId: id, instance: 7 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(
+      caller.tasks.list({ jobId: "00000000-0000-4000-8000-000000000000" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});
+
+describe("job and task actions write intent", () => {
+  async function goals(jobId: string) {
+    return (
+      await sql<{ instance_id: number; goal_state: string; desired_run: number; state: string }>(
+        "SELECT instance_id, goal_state::text, desired_run, state::text FROM tasks WHERE job_id = $1 ORDER BY instance_id",
+        [jobId],
+      )
+    ).map((r) => `${r.instance_id}:${r.goal_state}:${r.desired_run}:${r.state}`);
+  }
+
+  it("stop, start and restart set goals and desired runs, bump the version, and are audited", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 4 }) });
+    const stopped = await caller.tasks.stop({ jobId: id, instances: [{ from: 1, to: 2 }] });
+    expect(stopped).toMatchObject({ version: 2, goalState: "SUCCEEDED", instances: [1, 2] });
+    expect(await goals(id)).toEqual([
+      "0:SUCCEEDED:1:PENDING",
+      "1:KILLED:1:PENDING",
+      "2:KILLED:1:PENDING",
+      "3:SUCCEEDED:1:PENDING",
+    ]);
+    const job = await caller.jobs.stop({ id, version: 2 });
+    expect(job).toMatchObject({ version: 3, goalState: "KILLED", instances: [0, 3] });
+    // A run that ended gets a new desired run on start; one that never ran is only given its goal back.
+    await sql("UPDATE tasks SET state = 'KILLED' WHERE job_id = $1 AND instance_id = 0", [id]);
+    await caller.jobs.start({ id });
+    expect(await goals(id)).toEqual([
+      "0:SUCCEEDED:2:KILLED",
+      "1:SUCCEEDED:1:PENDING",
+      "2:SUCCEEDED:1:PENDING",
+      "3:SUCCEEDED:1:PENDING",
+    ]);
+    await caller.tasks.restart({ jobId: id, instances: [{ from: 3, to: 3 }] });
+    expect((await goals(id))[3]).toBe("3:SUCCEEDED:2:PENDING");
+    const actions = await sql<{ action: string }>("SELECT action FROM audit_log ORDER BY id");
+    expect(actions.map((a) => a.action)).toEqual([
+      "job.create",
+      "job.stop",
+      "job.stop",
+      "job.start",
+      "job.restart",
+    ]);
+  });
+
+  it("refuses a stale version, unknown instances, and scaling a daemon, changing nothing", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 2 }) });
+    expect((await issuesOf(() => caller.jobs.stop({ id, version: 7 }))).code).toBe("CONFLICT");
+    const missing = await issuesOf(() =>
+      caller.tasks.stop({ jobId: id, instances: [{ from: 1, to: 3 }] }),
+    );
+    expect(missing.issues[0]).toMatchObject({ field: "instances", code: "NO_SUCH_INSTANCES" });
+    expect(missing.issues[0]!.message).toContain("no instance 2, 3");
+    expect(await goals(id)).toEqual(["0:SUCCEEDED:1:PENDING", "1:SUCCEEDED:1:PENDING"]);
+    expect((await caller.jobs.get({ id })).version).toBe(1);
+  });
+
+  it("scales up with new PENDING instances and down by deleting the highest ones", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 2 }) });
+    await caller.jobs.scale({ id, instanceCount: 4 });
+    expect(await goals(id)).toEqual([
+      "0:SUCCEEDED:1:PENDING",
+      "1:SUCCEEDED:1:PENDING",
+      "2:SUCCEEDED:1:PENDING",
+      "3:SUCCEEDED:1:PENDING",
+    ]);
+    const job = await caller.jobs.get({ id });
+    expect(job).toMatchObject({ instanceCount: 4, taskStats: { PENDING: 4 } });
+    const added = await caller.tasks.events({ jobId: id, instance: 3 });
+    expect(added.items[0]).toMatchObject({ reason: "SCALED_UP", state: "PENDING" });
+    await caller.jobs.scale({ id, instanceCount: 1 });
+    expect((await goals(id)).map((g) => g.split(":")[1])).toEqual([
+      "SUCCEEDED",
+      "DELETED",
+      "DELETED",
+      "DELETED",
+    ]);
+    // Back up: instance 1 was already DELETED and is queued again as run 2; instance 2
+    // is still being deleted and gets run 2 once that ends.
+    await sql("UPDATE tasks SET state = 'DELETED' WHERE job_id = $1 AND instance_id = 1", [id]);
+    await caller.jobs.scale({ id, instanceCount: 3 });
+    expect(await goals(id)).toEqual([
+      "0:SUCCEEDED:1:PENDING",
+      "1:SUCCEEDED:2:PENDING",
+      "2:SUCCEEDED:2:PENDING",
+      "3:DELETED:1:PENDING",
+    ]);
+    const runs = await sql<{ instance_id: number; run_id: number }>(
+      "SELECT instance_id, run_id FROM tasks WHERE job_id = $1 ORDER BY instance_id",
+      [id],
+    );
+    expect(runs.map((r) => r.run_id)).toEqual([1, 2, 1, 1]);
+  });
+});
+
+describe("search.query", () => {
+  it("finds a job by part of its name, or by its id", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ name: "nightly-reports" }) });
+    expect(await caller.search.query({ q: "reports" })).toEqual([
+      { kind: "job", label: "nightly-reports", detail: "job · PENDING", href: `/jobs/${id}` },
+    ]);
+    expect((await caller.search.query({ q: id })).map((h) => h.href)).toEqual([`/jobs/${id}`]);
+  });
+});

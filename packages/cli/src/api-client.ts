@@ -1,0 +1,42 @@
+import type { AppRouter } from "@peloton/api";
+import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
+import superjson from "superjson";
+import { EventSource } from "undici";
+
+export const DEFAULT_URL = "http://localhost:3000";
+
+/**
+ * undici warns once that its EventSource is experimental; on a command line
+ * that warning would land in the middle of a followed log's stderr.
+ */
+const emitWarning = process.emitWarning.bind(process);
+process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  const options = rest[0] as { code?: string } | string | undefined;
+  const code = typeof options === "object" ? options?.code : rest[1];
+  if (code === "UNDICI-ES") return;
+  (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
+}) as typeof process.emitWarning;
+
+export function apiUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return (env.PELOTON_URL || DEFAULT_URL).replace(/\/+$/, "");
+}
+
+/**
+ * A typed client of the same API the console uses: calls over HTTP, streams
+ * (a log as it grows) over server-sent events, as in the browser (Node 20 has
+ * no EventSource of its own; undici's is the one Node later adopted).
+ */
+export function createApiClient(baseUrl: string) {
+  const url = `${baseUrl}/api/trpc`;
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === "subscription",
+        true: httpSubscriptionLink({ url, transformer: superjson, EventSource }),
+        false: httpLink({ url, transformer: superjson }),
+      }),
+    ],
+  });
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,0 +1,50 @@
+import { Command } from "commander";
+import { type ApiClient, apiUrl, createApiClient } from "./api-client.ts";
+import { registerAudit } from "./commands/audit.ts";
+import { registerCluster } from "./commands/cluster.ts";
+import { registerHost } from "./commands/host.ts";
+import { registerJob } from "./commands/job.ts";
+import { registerPreemption } from "./commands/preemption.ts";
+import { registerRespool } from "./commands/respool.ts";
+import { registerTask } from "./commands/task.ts";
+
+export const VERSION = "0.1.0";
+
+export interface ProgramIo {
+  print: (s: string) => void;
+  /** Raw output as it comes, no newline added (a followed log, streamed CSV); default stdout. */
+  write?: (chunk: string) => void;
+  /** Notes beside the output (why a log cannot be read yet). */
+  warn?: (s: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Builds the command tree; each capability registers its commands here. */
+export function buildProgram(io: ProgramIo): Command {
+  const program = new Command("peloton")
+    .description(
+      "Peloton: a unified resource scheduler (batch, stateless, stateful and daemon jobs)",
+    )
+    .version(VERSION, "-v, --version")
+    .addHelpText("after", `\nThe API is read from PELOTON_URL (default http://localhost:3000).`)
+    .showHelpAfterError()
+    .exitOverride();
+  let client: ApiClient | undefined;
+  const lazyClient = () => {
+    client ??= createApiClient(apiUrl(io.env));
+    return client;
+  };
+  registerCluster(program, lazyClient, io.print);
+  registerHost(program, lazyClient, io.print);
+  registerRespool(program, lazyClient, io.print);
+  registerAudit(program, lazyClient, io.print);
+  const write = io.write ?? ((chunk: string) => process.stdout.write(chunk));
+  registerJob(program, lazyClient, io.print);
+  registerTask(program, lazyClient, {
+    print: io.print,
+    write,
+    warn: io.warn ?? ((s) => console.error(s)),
+  });
+  registerPreemption(program, lazyClient, io.print, { baseUrl: () => apiUrl(io.env), write });
+  return program;
+}

@@ -1,0 +1,72 @@
+/**
+ * Pools as Peloton's `respool dump` prints them: its ResourcePoolInfo (id,
+ * config, parent, children, usages, path). YAML is written the way Peloton's
+ * Go YAML encoder writes its structs (all-lowercase keys, enums as numbers);
+ * JSON with the protobuf JSON names (camelCase). Either can be read back by
+ * `respool create` once `parent` is removed, as in Peloton.
+ */
+import type { AppRouter, inferRouterOutputs } from "@peloton/api";
+import { stringify } from "yaml";
+
+type PoolView = inferRouterOutputs<AppRouter>["pools"]["tree"]["pools"][number];
+
+const KINDS = ["cpu", "memory", "disk", "gpu"] as const;
+/** Peloton's ReservationType numbers. */
+const RESERVATION_TYPE = { ELASTIC: 1, STATIC: 2 } as const;
+
+export function poolInfo(pool: PoolView, childIds: readonly string[]) {
+  const children = childIds.map((value) => ({ value }));
+  const parent = { value: pool.parentId ?? "" };
+  return {
+    id: { value: pool.id },
+    config: {
+      name: pool.name,
+      owningTeam: pool.owningTeam,
+      ldapGroups: [...pool.ldapGroups],
+      description: pool.description,
+      resources: KINDS.map((kind) => {
+        const r = pool.resources[kind];
+        return {
+          kind,
+          reservation: r.reservation,
+          limit: r.limit,
+          share: r.share,
+          type: RESERVATION_TYPE[r.type],
+        };
+      }),
+      parent,
+      policy: pool.policy,
+      ...(pool.controllerLimitMaxPercent === null
+        ? {}
+        : { controllerLimit: { maxPercent: pool.controllerLimitMaxPercent } }),
+      slackLimit: { maxPercent: pool.slackLimitMaxPercent },
+    },
+    parent,
+    children,
+    usages: KINDS.map((kind) => ({
+      kind,
+      allocation: pool.resources[kind].allocation,
+      slack: pool.resources[kind].slackAllocation,
+    })),
+    path: { value: pool.path },
+  };
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Go's YAML encoder lowercases struct field names: `owningTeam` → `owningteam`. */
+function lowercaseKeys(value: unknown): Json {
+  if (Array.isArray(value)) return value.map(lowercaseKeys);
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k.toLowerCase(), lowercaseKeys(v)]),
+    );
+  return value as Json;
+}
+
+export type DumpFormat = "yaml" | "yml" | "json";
+
+export function formatPoolInfos(infos: readonly unknown[], format: DumpFormat): string {
+  if (format === "json") return JSON.stringify(infos, null, 2);
+  return stringify(lowercaseKeys(infos)).trimEnd();
+}

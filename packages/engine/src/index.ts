@@ -1,0 +1,374 @@
+/**
+ * @peloton/engine — the pure scheduling core: resources, the pool tree and its
+ * rules, the entitlement calculator, job configs and their rules, task and job
+ * lifecycles, admission, placement and preemption. No I/O, no clocks, no
+ * randomness.
+ */
+
+// Admission (per leaf pool: queues, checks, reasons)
+export {
+  type AdmissionResult,
+  type AdmittedGang,
+  admit,
+  admitPool,
+  type PoolAdmission,
+  type WaitingGang,
+} from "./admission/admit.ts";
+export { firstKindOver } from "./admission/checks.ts";
+export { describeAdmissionReason } from "./admission/describe.ts";
+export type {
+  AdmissionGang,
+  AdmissionInput,
+  AdmissionPool,
+  PoolAllocation,
+} from "./admission/input.ts";
+export { buildQueues, queueOf, queueOrder } from "./admission/queues.ts";
+export {
+  ADMISSION_QUEUES,
+  type AdmissionQueue,
+  type AdmissionReason,
+  type AdmissionReasonCode,
+  type ShortfallReason,
+} from "./admission/reasons.ts";
+// Constraints (the normalised form shared by the job config and placement), their
+// evaluation and words, and the host attributes with a meaning of their own
+export { EXCLUSIVE_ATTRIBUTE, HOSTNAME_ATTRIBUTE } from "./constraints/attributes.ts";
+export type {
+  AndConstraint,
+  Constraint,
+  ConstraintCondition,
+  ConstraintResult,
+  Label,
+  LabelConstraint,
+  LabelConstraintKind,
+  NotConstraint,
+  OrConstraint,
+} from "./constraints/constraint.ts";
+export { describeConstraint } from "./constraints/describe.ts";
+export {
+  constraintAllows,
+  constraintHasKind,
+  constraintNamesExclusive,
+  constraintNamesHostAttribute,
+  evaluateConstraint,
+  type LabelCounts,
+} from "./constraints/evaluate.ts";
+export {
+  type ClusterCapacity,
+  calculateEntitlement,
+  computeEntitlement,
+  type EntitlementOptions,
+  type EntitlementResult,
+} from "./entitlement/calculate.ts";
+export {
+  type CompiledPools,
+  compilePools,
+  describePoolListError,
+  type PoolListError,
+} from "./entitlement/compile.ts";
+export {
+  type EntitlementContractInput,
+  entitlementContractSchema,
+  parseEntitlementContract,
+} from "./entitlement/contract.ts";
+export { describeExplanation } from "./entitlement/describe.ts";
+export type { ExplanationStep } from "./entitlement/explanation.ts";
+export { entitlementInputFromTree } from "./entitlement/from-tree.ts";
+// Entitlement
+export type {
+  EntitlementInput,
+  EntitlementPoolConfig,
+  EntitlementPoolInput,
+} from "./entitlement/input.ts";
+export {
+  type EntitlementJson,
+  entitlementOf,
+  explanationOf,
+  type PoolEntitlement,
+  type PoolExplanation,
+  toEntitlementJson,
+} from "./entitlement/result.ts";
+// Job config (Peloton's job YAML, its rules, and what the scheduler reads off it)
+export {
+  type AssignedPort,
+  PELOTON_INSTANCE_ID,
+  PELOTON_JOB_ID,
+  PELOTON_TASK_ID,
+  taskEnvironment,
+} from "./job-config/environment.ts";
+export { gangsOf, type JobGang } from "./job-config/gangs.ts";
+export { taskConfigFor } from "./job-config/merge.ts";
+export { pelotonEnum } from "./job-config/peloton-enum.ts";
+export { constraintSchema } from "./job-config/schema/constraint.ts";
+export { type ContainerConfig, containerSchema } from "./job-config/schema/container.ts";
+export {
+  JOB_TYPE_NUMBERS,
+  type JobConfig,
+  type JobConfigInput,
+  type JobType,
+  jobConfigSchema,
+  type SlaConfig,
+  slaSchema,
+} from "./job-config/schema/job-config.ts";
+export { labelListSchema, labelSchema } from "./job-config/schema/label.ts";
+export {
+  type PortConfig,
+  portConfigSchema,
+  type ResourceConfig as TaskResourceConfig,
+  resourceConfigSchema as taskResourceConfigSchema,
+  type TaskConfig,
+  type TaskConfigInput,
+  taskConfigSchema,
+} from "./job-config/schema/task-config.ts";
+export {
+  jobKind,
+  taskPreemptible,
+  taskResources,
+  taskRevocable,
+} from "./job-config/task-traits.ts";
+export {
+  formatJobConfigProblem,
+  JOB_CONFIG_PROBLEM_CODES,
+  type JobConfigProblem,
+  type JobConfigProblemCode,
+} from "./job-config/validation/problems.ts";
+export { DEFAULT_MAX_TASKS_PER_JOB } from "./job-config/validation/rules/instances.ts";
+export {
+  type JobConfigValidationOptions,
+  validateJobConfig,
+} from "./job-config/validation/validate.ts";
+// Lifecycle (task and job states, transitions, Mesos updates, goal-state decisions)
+export {
+  type DaemonInstance,
+  type DaemonPlan,
+  type DaemonStop,
+  daemonInstancesFor,
+} from "./lifecycle/daemon.ts";
+export { describeTaskDecision } from "./lifecycle/describe.ts";
+export {
+  DEFAULT_RESTART_BACKOFF,
+  failureCountAfter,
+  failureLimit,
+  isSystemFailure,
+  MAX_SYSTEM_FAILURE_ATTEMPTS,
+  MAX_TASK_RETRIES,
+  type RestartBackoff,
+  restartDelayMs,
+} from "./lifecycle/failures.ts";
+export {
+  deriveJobState,
+  type JobStateOptions,
+  type TaskStateCounts,
+} from "./lifecycle/job-state.ts";
+export {
+  applyMesosUpdate,
+  MESOS_TASK_STATES,
+  type MesosStatus,
+  type MesosTaskState,
+  type MesosUpdateOutcome,
+  PREEMPTED_REASON,
+  taskStateFromMesos,
+} from "./lifecycle/mesos.ts";
+export {
+  GOAL_STATES,
+  type GoalState,
+  holdsAllocation,
+  isTerminalJobState,
+  isTerminalTaskState,
+  JOB_STATE_NUMBERS,
+  JOB_STATES,
+  type JobState,
+  TASK_STATE_NUMBERS,
+  TASK_STATES,
+  type TaskState,
+  UPDATE_STATES,
+  type UpdateState,
+} from "./lifecycle/states.ts";
+export {
+  nextTaskAction,
+  type TaskDecision,
+  type TaskPolicy,
+  type TaskSnapshot,
+  taskPolicyFor,
+} from "./lifecycle/task-decision.ts";
+export {
+  assertTransition,
+  canTransition,
+  describeTransitionRefusal,
+  TASK_TRANSITIONS,
+  type TransitionRefusal,
+  type TransitionResult,
+} from "./lifecycle/transitions.ts";
+// Placement (issue 6): a batch of tasks onto a host snapshot
+export {
+  describePlacement,
+  describePlacementInputError,
+  describeRejections,
+  describeUnplaced,
+} from "./placement/describe.ts";
+export { exclusiveFilter } from "./placement/filters/exclusive.ts";
+export { gpuFilter } from "./placement/filters/gpu.ts";
+export {
+  DEFAULT_HOSTS_TO_SCORE,
+  DEFAULT_SPREAD_ATTRIBUTE,
+  type HostState,
+  type PlacementHost,
+  type PlacementOptions,
+  type PlacementStrategy,
+  type PlacementTask,
+  type PortRange,
+  type PortRequest,
+} from "./placement/input.ts";
+export { placeTasks } from "./placement/place.ts";
+export {
+  type GangShortfall,
+  type PlacementAsk,
+  type PlacementInputError,
+  type PlacementResult,
+  REJECTION_CODES,
+  type RejectionCode,
+  type Rejections,
+  type ScoreBreakdown,
+  type TaskPlacement,
+  type UnplacedReason,
+  type UnplacedTask,
+} from "./placement/result.ts";
+export {
+  type ScorerWeights,
+  STRATEGY_WEIGHTS,
+} from "./placement/scorers/strategy.ts";
+export { validatePlacementInput } from "./placement/validate.ts";
+// Preemption (issue 7): inter- and intra-pool victims, each with its reason
+export {
+  type Beneficiary,
+  lowestCommonAncestor,
+  type ResourceClass,
+} from "./preemption/beneficiary.ts";
+export { decidePreemptions } from "./preemption/decide.ts";
+export type {
+  GangPreemption,
+  GangPreemptionOutcome,
+  InterPoolDecision,
+  IntraPoolDecision,
+  PoolNumbers,
+  PoolPreemption,
+  PreemptionDecision,
+  PreemptionInputError,
+  PreemptionKind,
+  PreemptionResult,
+} from "./preemption/decision.ts";
+export {
+  describeGangPreemption,
+  describePreemption,
+  describePreemptionInputError,
+} from "./preemption/describe.ts";
+export { preemptionPoolsOf } from "./preemption/from-entitlement.ts";
+export {
+  DEFAULT_PREEMPTION_PERIOD_SECONDS,
+  DEFAULT_SUSTAINED_OVER_ALLOCATION_COUNT,
+  type JobAvailability,
+  type PendingGang,
+  type PreemptionInput,
+  type PreemptionPool,
+  type PreemptionTask,
+} from "./preemption/input.ts";
+export {
+  advanceOverAllocation,
+  type Excess,
+  excessOf,
+  isOverAllocated,
+} from "./preemption/over-allocation.ts";
+export { CANDIDATE_STATES, compareCandidates, rankCandidates } from "./preemption/rank.ts";
+export { formatAmount, formatKindAmount, formatResources } from "./resources/format.ts";
+// Resources
+export {
+  CPU,
+  DISK,
+  GPU,
+  isResourceKind,
+  KIND_COUNT,
+  KIND_UNITS,
+  MEMORY,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "./resources/kinds.ts";
+export {
+  addResources,
+  amountLessOrEqual,
+  EPSILON,
+  isZeroResources,
+  kindsExceeding,
+  minResources,
+  type Resources,
+  resourcesEqual,
+  resourcesLessOrEqual,
+  subtractAmount,
+  subtractResources,
+  toResources,
+  zeroResources,
+} from "./resources/resources.ts";
+export {
+  aggregateUp,
+  aggregateUsage,
+  type PoolUsage,
+  type PoolUsageInput,
+} from "./respool/aggregate.ts";
+// Pool tree
+export {
+  DEFAULT_RESOURCE_CONFIG,
+  DEFAULT_SLACK_LIMIT_PERCENT,
+  normalizePoolResources,
+  type PoolConfigInput,
+  type PoolResources,
+  type ReservationType,
+  type ResourceConfig,
+  type ResourceEntryInput,
+  zeroPoolResources,
+} from "./respool/config.ts";
+export {
+  describeNameProblem,
+  describePathProblem,
+  isAncestorPath,
+  isValidPoolPath,
+  joinPoolPath,
+  lastSegment,
+  type NameProblem,
+  type ParsedPath,
+  type PathProblem,
+  parentPath,
+  parsePoolPath,
+  pathDepth,
+  poolNameProblem,
+  ROOT_PATH,
+} from "./respool/path.ts";
+export {
+  ancestorsOf,
+  buildPoolTree,
+  describeTreeBuildError,
+  findPool,
+  findPoolById,
+  isLeafPool,
+  listPools,
+  type PoolNode,
+  type PoolRecord,
+  type PoolTree,
+  type TreeBuildError,
+  type TreeBuildResult,
+  walkPools,
+} from "./respool/tree.ts";
+export { describeValidationError } from "./respool/validation/describe.ts";
+// Pool rules
+export {
+  errorsWithCode,
+  type PoolValidationCode,
+  type PoolValidationError,
+} from "./respool/validation/errors.ts";
+export type { PoolDeleteFacts } from "./respool/validation/rules/delete.ts";
+export {
+  movedPath,
+  type TreeSnapshot,
+  validateCreate,
+  validateDelete,
+  validateMove,
+  validateUpdate,
+} from "./respool/validation/validate.ts";

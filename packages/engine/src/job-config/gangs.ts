@@ -1,0 +1,56 @@
+/**
+ * Gangs: the tasks a job asks to be admitted and placed together
+ * (peloton-semantics.md §3, "Admission"). Peloton's jobmgr forms them in
+ * `ConvertToResMgrGangs` (pkg/jobmgr/task/util.go): with
+ * `sla.minimumRunningInstances` = m > 1, the instances below m that are being
+ * started form one gang, placed first; every other instance is a gang of one.
+ * Revocable tasks and SERVICE jobs never form multi-task gangs there; our
+ * STATEFUL is Peloton's SERVICE, and validation refuses gangs for DAEMON, so
+ * only BATCH jobs gang.
+ */
+import { addResources, type Resources, zeroResources } from "../resources/resources.ts";
+import { taskConfigFor } from "./merge.ts";
+import type { JobConfig } from "./schema/job-config.ts";
+import { taskPreemptible, taskResources, taskRevocable } from "./task-traits.ts";
+
+export interface JobGang {
+  /** Instance numbers, ascending within a multi-task gang. */
+  readonly instances: readonly number[];
+  /** The sum of the tasks' requests. */
+  readonly resources: Resources;
+  /** Validation keeps a gang's tasks alike (Peloton: "a gang is homogeneous"). */
+  readonly preemptible: boolean;
+  readonly revocable: boolean;
+  /** A gang of one controller task (Peloton's `isController`: only single-task gangs). */
+  readonly controller: boolean;
+}
+
+/** The gangs for starting `instances` of the job, multi-task gang first, then the rest in the given order. */
+export function gangsOf(config: JobConfig, instances: readonly number[]): JobGang[] {
+  const m = config.sla.minimumRunningInstances;
+  const gangable = config.type === "BATCH" && m > 1;
+  const together: number[] = [];
+  const singles: JobGang[] = [];
+  for (const instance of instances) {
+    const task = taskConfigFor(config, instance);
+    if (gangable && instance < m && !taskRevocable(config, task)) together.push(instance);
+    else singles.push(gangOf(config, [instance]));
+  }
+  if (together.length === 0) return singles;
+  together.sort((a, b) => a - b);
+  return [gangOf(config, together), ...singles];
+}
+
+function gangOf(config: JobConfig, instances: readonly number[]): JobGang {
+  let resources = zeroResources();
+  for (const i of instances)
+    resources = addResources(resources, taskResources(taskConfigFor(config, i)));
+  const first = taskConfigFor(config, instances[0]!);
+  return {
+    instances,
+    resources,
+    preemptible: taskPreemptible(config, first),
+    revocable: taskRevocable(config, first),
+    controller: instances.length === 1 && first.controller === true,
+  };
+}

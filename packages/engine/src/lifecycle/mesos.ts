@@ -1,0 +1,100 @@
+/**
+ * Mesos task status updates (mesos-api.md) as task state changes.
+ * The mapping is Peloton's `MesosStateToPelotonState` (pkg/common/util) where
+ * it has one; the partition-aware states it never asked for are ours.
+ */
+
+import { isTerminalTaskState, type TaskState } from "./states.ts";
+import { canTransition, TASK_TRANSITIONS, type TransitionRefusal } from "./transitions.ts";
+
+export const MESOS_TASK_STATES = [
+  "TASK_STAGING",
+  "TASK_STARTING",
+  "TASK_RUNNING",
+  "TASK_KILLING",
+  "TASK_FINISHED",
+  "TASK_FAILED",
+  "TASK_KILLED",
+  "TASK_ERROR",
+  "TASK_LOST",
+  "TASK_DROPPED",
+  "TASK_UNREACHABLE",
+  "TASK_GONE",
+  "TASK_GONE_BY_OPERATOR",
+  "TASK_UNKNOWN",
+] as const;
+export type MesosTaskState = (typeof MESOS_TASK_STATES)[number];
+
+const STATE_OF: Readonly<Record<MesosTaskState, TaskState>> = {
+  TASK_STAGING: "LAUNCHED",
+  TASK_STARTING: "STARTING",
+  TASK_RUNNING: "RUNNING",
+  // Peloton keeps RUNNING here; KILLING says what is happening (we asked for TASK_KILLING_STATE).
+  TASK_KILLING: "KILLING",
+  TASK_FINISHED: "SUCCEEDED",
+  TASK_FAILED: "FAILED",
+  TASK_KILLED: "KILLED",
+  // The task could not be launched as given (e.g. resources beyond the offer).
+  TASK_ERROR: "FAILED",
+  TASK_LOST: "LOST",
+  // Partition-aware answers: the run is gone or cannot be reached; either way
+  // it no longer runs for us, and a new run replaces it (a late reappearance is
+  // an orphan the host manager kills).
+  TASK_DROPPED: "LOST",
+  TASK_UNREACHABLE: "LOST",
+  TASK_GONE: "LOST",
+  TASK_GONE_BY_OPERATOR: "LOST",
+  TASK_UNKNOWN: "LOST",
+};
+
+/** Stored as the reason of a run killed by a preemption (peloton-semantics.md §4). */
+export const PREEMPTED_REASON = "PREEMPTED";
+
+export interface MesosStatus {
+  readonly state: MesosTaskState;
+  /** Mesos' `reason` (e.g. REASON_CONTAINER_LIMITATION_MEMORY), when it gave one. */
+  readonly reason?: string | undefined;
+}
+
+/** The task state and the reason to store: Mesos' reason, else the Mesos state itself. */
+export function taskStateFromMesos(status: MesosStatus): { state: TaskState; reason: string } {
+  return { state: STATE_OF[status.state], reason: status.reason || status.state };
+}
+
+export type MesosUpdateOutcome =
+  | { readonly kind: "MOVE"; readonly to: TaskState; readonly reason: string }
+  | {
+      readonly kind: "IGNORE";
+      readonly why: "SAME_STATE" | "ALREADY_STOPPING" | "RUN_ENDED";
+      readonly state: TaskState;
+    }
+  | { readonly kind: "REFUSE"; readonly refusal: TransitionRefusal };
+
+/**
+ * What an update for the task's current run does to it. Repeats and
+ * reconciliation answers change nothing (SAME_STATE); TASK_KILLING while we
+ * are already killing or preempting keeps that state; an update after the run
+ * ended changes nothing (Peloton skips a LOST for a finished task). A kill
+ * that ends a PREEMPTING run is stored with the reason PREEMPTED, which keeps
+ * it from counting as a failure.
+ */
+export function applyMesosUpdate(current: TaskState, status: MesosStatus): MesosUpdateOutcome {
+  const { state: to, reason } = taskStateFromMesos(status);
+  if (to === current) return { kind: "IGNORE", why: "SAME_STATE", state: current };
+  if (isTerminalTaskState(current) || current === "DELETED")
+    return { kind: "IGNORE", why: "RUN_ENDED", state: current };
+  if (to === "KILLING" && current === "PREEMPTING")
+    return { kind: "IGNORE", why: "ALREADY_STOPPING", state: current };
+  if (!canTransition(current, to))
+    return {
+      kind: "REFUSE",
+      refusal: {
+        code: "ILLEGAL_TRANSITION",
+        from: current,
+        to,
+        allowed: TASK_TRANSITIONS[current],
+      },
+    };
+  const preempted = current === "PREEMPTING" && to === "KILLED";
+  return { kind: "MOVE", to, reason: preempted ? PREEMPTED_REASON : reason };
+}

@@ -1,0 +1,9 @@
+import type { HostState } from "../input.ts";
+import type { RejectionCode } from "../result.ts";
+
+/** DRAINING hosts (maintenance) and DOWN hosts take no new task; UP hosts pass. */
+export function hostStateFilter(state: HostState): RejectionCode | null {
+  if (state === "DRAINING") return "HOST_DRAINING";
+  if (state === "DOWN") return "HOST_DOWN";
+  return null;
+}

@@ -1,0 +1,81 @@
+/**
+ * One preemption cycle (peloton-semantics.md §4), in order:
+ *
+ *   pools ─► over-allocation counts (+1 or back to 0) ─► due pools
+ *     ─► candidates of the pools concerned, ranked (rank.ts)
+ *     ─► inter-pool: each due pool gives back its excess (revocable first)
+ *     ─► intra-pool: each waiting gang takes room from lower priorities
+ *
+ * Pure: the input is read, never changed; choices are simulated on copies
+ * (the pools' allocations, the jobs' availability budgets), so later
+ * decisions of the cycle see earlier ones.
+ */
+import { AvailabilityBudget } from "./availability.ts";
+import { type ResourceClass, WaitingPools } from "./beneficiary.ts";
+import { PoolCandidates } from "./candidates.ts";
+import type { PreemptionResult } from "./decision.ts";
+import type { PreemptionInput, PreemptionTask } from "./input.ts";
+import { preemptOverAllocatedPools } from "./inter-pool.ts";
+import { preemptForWaitingGangs } from "./intra-pool.ts";
+import { advanceOverAllocation } from "./over-allocation.ts";
+import { PoolAllocations } from "./pool-allocations.ts";
+import { validatePreemptionInput } from "./validate.ts";
+
+export function decidePreemptions(input: PreemptionInput): PreemptionResult {
+  // 0. Bad input is refused whole, each problem named; nothing is decided.
+  //    (Tasks are checked as they are gathered in 2: only those a decision reads.)
+  const errors = validatePreemptionInput(input);
+  if (errors.length > 0) return { ok: false, errors };
+  const pools = new Map(input.pools.map((p) => [p.path, p]));
+  const waitingGangs = input.waiting ?? [];
+
+  // 1. One more period: over-allocated pools count up, others restart; those at
+  //    the sustained count are due now (and restart too).
+  const step = advanceOverAllocation(input.pools, input.overAllocationCounts, input.sustainedCount);
+
+  // 2. The candidates of the pools concerned, gathered in one pass.
+  const concerned = new Set<string>(step.due.map((d) => d.pool.path));
+  for (const g of waitingGangs) concerned.add(g.pool);
+  const candidates = new PoolCandidates(input.tasks, concerned);
+  if (candidates.errors.length > 0) return { ok: false, errors: candidates.errors };
+  const budget = new AvailabilityBudget(input.jobs);
+
+  // 3. Inter-pool: due pools give back their excess to the pools that wait.
+  const waiting = new Map<ResourceClass, WaitingPools>();
+  const waitingFor = (cls: ResourceClass) => {
+    let w = waiting.get(cls);
+    if (!w) {
+      w = new WaitingPools(input.pools, cls);
+      waiting.set(cls, w);
+    }
+    return w;
+  };
+  const inter = preemptOverAllocatedPools(step.due, candidates, waitingFor, budget);
+
+  // 4. Intra-pool, on the copy after step 3: waiting gangs, in order, take
+  //    room from lower-priority tasks of their pool, or nothing.
+  const allocations = new PoolAllocations(pools);
+  const chosen = new Set<PreemptionTask>();
+  const gangPools = new Set(waitingGangs.map((g) => g.pool));
+  for (const d of inter.decisions) {
+    if (!gangPools.has(d.pool)) continue;
+    chosen.add(d.victim);
+    allocations.subtract(d.pool, d.resourceClass, d.victim.resources);
+  }
+  const intra = preemptForWaitingGangs(
+    waitingGangs,
+    pools,
+    allocations,
+    candidates,
+    chosen,
+    budget,
+  );
+
+  return {
+    ok: true,
+    decisions: [...inter.decisions, ...intra.decisions],
+    overAllocationCounts: step.counts,
+    pools: inter.pools,
+    gangs: intra.gangs,
+  };
+}

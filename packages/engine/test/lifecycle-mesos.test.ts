@@ -1,0 +1,124 @@
+/** Mesos status updates as task states (mesos-api.md; Peloton's MesosStateToPelotonState). */
+import { describe, expect, it } from "vitest";
+import {
+  applyMesosUpdate,
+  MESOS_TASK_STATES,
+  type MesosTaskState,
+  type TaskState,
+  taskStateFromMesos,
+} from "../src/index.ts";
+
+describe("taskStateFromMesos", () => {
+  const table: [MesosTaskState, TaskState][] = [
+    ["TASK_STAGING", "LAUNCHED"],
+    ["TASK_STARTING", "STARTING"],
+    ["TASK_RUNNING", "RUNNING"],
+    ["TASK_KILLING", "KILLING"],
+    ["TASK_FINISHED", "SUCCEEDED"],
+    ["TASK_FAILED", "FAILED"],
+    ["TASK_KILLED", "KILLED"],
+    ["TASK_ERROR", "FAILED"],
+    ["TASK_LOST", "LOST"],
+    ["TASK_DROPPED", "LOST"],
+    ["TASK_UNREACHABLE", "LOST"],
+    ["TASK_GONE", "LOST"],
+    ["TASK_GONE_BY_OPERATOR", "LOST"],
+    ["TASK_UNKNOWN", "LOST"],
+  ];
+  it.each(table)("%s → %s", (mesos, state) =>
+    expect(taskStateFromMesos({ state: mesos }).state).toBe(state),
+  );
+
+  it("covers every Mesos task state", () => {
+    expect(table.map(([m]) => m).sort()).toEqual([...MESOS_TASK_STATES].sort());
+  });
+
+  it("the reason to store is Mesos' reason, else the Mesos state", () => {
+    expect(
+      taskStateFromMesos({ state: "TASK_FAILED", reason: "REASON_CONTAINER_LIMITATION_MEMORY" }),
+    ).toEqual({ state: "FAILED", reason: "REASON_CONTAINER_LIMITATION_MEMORY" });
+    expect(taskStateFromMesos({ state: "TASK_FINISHED" })).toEqual({
+      state: "SUCCEEDED",
+      reason: "TASK_FINISHED",
+    });
+  });
+});
+
+describe("applyMesosUpdate", () => {
+  const cases: {
+    name: string;
+    current: TaskState;
+    update: MesosTaskState;
+    reason?: string;
+    expected: ReturnType<typeof applyMesosUpdate>;
+  }[] = [
+    {
+      name: "a running task finishes",
+      current: "RUNNING",
+      update: "TASK_FINISHED",
+      expected: { kind: "MOVE", to: "SUCCEEDED", reason: "TASK_FINISHED" },
+    },
+    {
+      name: "a failure keeps Mesos' reason",
+      current: "RUNNING",
+      update: "TASK_FAILED",
+      reason: "REASON_COMMAND_EXECUTOR_FAILED",
+      expected: { kind: "MOVE", to: "FAILED", reason: "REASON_COMMAND_EXECUTOR_FAILED" },
+    },
+    {
+      name: "a kill that ends a preemption is stored as PREEMPTED",
+      current: "PREEMPTING",
+      update: "TASK_KILLED",
+      expected: { kind: "MOVE", to: "KILLED", reason: "PREEMPTED" },
+    },
+    {
+      name: "an ordinary kill keeps Mesos' words",
+      current: "KILLING",
+      update: "TASK_KILLED",
+      expected: { kind: "MOVE", to: "KILLED", reason: "TASK_KILLED" },
+    },
+    {
+      name: "TASK_KILLING while preempting keeps PREEMPTING",
+      current: "PREEMPTING",
+      update: "TASK_KILLING",
+      expected: { kind: "IGNORE", why: "ALREADY_STOPPING", state: "PREEMPTING" },
+    },
+    {
+      name: "a repeated update (or a reconciliation answer) changes nothing",
+      current: "RUNNING",
+      update: "TASK_RUNNING",
+      reason: "REASON_RECONCILIATION",
+      expected: { kind: "IGNORE", why: "SAME_STATE", state: "RUNNING" },
+    },
+    {
+      name: "a LOST after the run ended is skipped (Peloton)",
+      current: "SUCCEEDED",
+      update: "TASK_LOST",
+      expected: { kind: "IGNORE", why: "RUN_ENDED", state: "SUCCEEDED" },
+    },
+    {
+      name: "an invalid offer while launching: lost",
+      current: "LAUNCHING",
+      update: "TASK_DROPPED",
+      reason: "REASON_INVALID_OFFERS",
+      expected: { kind: "MOVE", to: "LOST", reason: "REASON_INVALID_OFFERS" },
+    },
+    {
+      name: "an update for a task never launched is refused",
+      current: "PENDING",
+      update: "TASK_RUNNING",
+      expected: {
+        kind: "REFUSE",
+        refusal: {
+          code: "ILLEGAL_TRANSITION",
+          from: "PENDING",
+          to: "RUNNING",
+          allowed: ["READY", "KILLED"],
+        },
+      },
+    },
+  ];
+  it.each(cases)("$name", ({ current, update, reason, expected }) =>
+    expect(applyMesosUpdate(current, { state: update, reason })).toEqual(expected),
+  );
+});

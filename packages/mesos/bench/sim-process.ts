@@ -1,0 +1,57 @@
+/**
+ * Runs mesos-sim in its own process for benchmarks, as a real master would
+ * be: client and master then use a core each instead of sharing one event loop.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const repoRoot = resolve(here, "../../..");
+const cli = resolve(here, "../src/sim/cli.ts");
+
+export interface SimProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function spawnSim(args: string[]): Promise<SimProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(process.env.MESOS_SIM_NODE_OPTIONS?.split(" ") ?? []),
+      "--import",
+      "tsx",
+      cli,
+      "--port",
+      "0",
+      "--quiet",
+      ...args,
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const firstLine = await new Promise<string>((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once("line", (line) => {
+      lines.close();
+      resolveLine(line);
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`mesos-sim exited with ${code} before listening`)),
+    );
+  });
+  const { url } = JSON.parse(firstLine) as { url: string };
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * mesos-sim as a standalone master:
+ *   npm run mesos-sim -- --port 5050 --agents <file.json | N> [--heartbeat 15]
+ *     [--sandbox-dir DIR] [--simulate] [--offer-timeout S] [--host 127.0.0.1]
+ * Prints one JSON line {"url": ...} on stdout once listening (so a parent
+ * process can read the port when --port 0), logs on stderr, stops on SIGINT/SIGTERM.
+ */
+import { parseArgs } from "node:util";
+import { agentsFromArgument } from "./cluster.ts";
+import { startMesosSim } from "./start.ts";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "5050" },
+    host: { type: "string", default: "127.0.0.1" },
+    agents: { type: "string" },
+    heartbeat: { type: "string" },
+    "sandbox-dir": { type: "string" },
+    simulate: { type: "boolean", default: false },
+    "offer-timeout": { type: "string" },
+    quiet: { type: "boolean", default: false },
+  },
+});
+
+function seconds(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+  return n;
+}
+
+const sim = await startMesosSim({
+  port: Number(values.port),
+  host: values.host,
+  agents: agentsFromArgument(values.agents),
+  simulateTasks: values.simulate,
+  ...(values["sandbox-dir"] !== undefined ? { sandboxDir: values["sandbox-dir"] } : {}),
+  ...(values.heartbeat !== undefined
+    ? { heartbeatIntervalSeconds: seconds("heartbeat", values.heartbeat) }
+    : {}),
+  ...(values["offer-timeout"] !== undefined
+    ? { offerTimeoutSeconds: seconds("offer-timeout", values["offer-timeout"]) }
+    : {}),
+  log: values.quiet ? () => {} : (line) => console.error(`[mesos-sim] ${line}`),
+});
+process.stdout.write(
+  `${JSON.stringify({ url: sim.url, sandboxRoot: sim.sandboxRoot, agents: sim.agents().length })}\n`,
+);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void sim.stop().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Runs a task's command as a real child process (what the Mesos command
+ * executor does, minus the container): `/bin/sh -c value` when `shell` is
+ * true (the default), else `value` with `arguments` as argv. stdout and
+ * stderr go to files in the sandbox. The child leads its own process group
+ * so a kill reaches everything the shell started.
+ */
+import { spawn } from "node:child_process";
+import type { CommandInfo } from "../proto/messages.ts";
+import { closeFds, prepareSandbox } from "./sandbox.ts";
+
+export type RunOutcome =
+  | { kind: "exited"; code: number }
+  | { kind: "signaled"; signal: string }
+  | { kind: "launch_failed"; message: string };
+
+export interface RunCallbacks {
+  /** The task is running (the process exists). */
+  onRunning(): void;
+  onExit(outcome: RunOutcome): void;
+}
+
+/** A running task, real or simulated. */
+export interface TaskRun {
+  /** SIGTERM now, SIGKILL after `graceMs` if still alive. */
+  kill(graceMs: number): void;
+  /** SIGKILL at once (agent lost, sim stopped); resolves when the task has exited. */
+  destroy(): Promise<void>;
+}
+
+export function startProcess(
+  command: CommandInfo,
+  sandbox: string,
+  env: Record<string, string>,
+  callbacks: RunCallbacks,
+): TaskRun {
+  const fds = prepareSandbox(sandbox);
+  const value = command.value ?? "";
+  const shell = command.shell !== false;
+  const args = command.arguments ?? [];
+  let child: ReturnType<typeof spawn>;
+  // A plain map: some type setups (Next's) declare required ProcessEnv keys.
+  const childEnv = env as NodeJS.ProcessEnv;
+  try {
+    child = shell
+      ? spawn("/bin/sh", ["-c", value], {
+          cwd: sandbox,
+          env: childEnv,
+          stdio: ["ignore", fds.stdout, fds.stderr],
+          detached: true,
+        })
+      : spawn(value, args.slice(1), {
+          cwd: sandbox,
+          env: childEnv,
+          stdio: ["ignore", fds.stdout, fds.stderr],
+          detached: true,
+          ...(args[0] !== undefined ? { argv0: args[0] } : {}),
+        });
+  } finally {
+    closeFds(fds);
+  }
+
+  let exited = false;
+  let escalation: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolveDone) => {
+    child.once("spawn", () => callbacks.onRunning());
+    child.once("error", (err) => {
+      if (exited) return;
+      exited = true;
+      callbacks.onExit({ kind: "launch_failed", message: err.message });
+      resolveDone();
+    });
+    child.once("exit", (code, signal) => {
+      if (exited) return;
+      exited = true;
+      if (escalation !== undefined) clearTimeout(escalation);
+      // Like a container being destroyed: nothing the task forked outlives it.
+      signalGroup(child.pid, "SIGKILL");
+      callbacks.onExit(
+        signal !== null ? { kind: "signaled", signal } : { kind: "exited", code: code ?? 0 },
+      );
+      resolveDone();
+    });
+  });
+
+  return {
+    kill(graceMs) {
+      if (exited) return;
+      signalGroup(child.pid, "SIGTERM");
+      if (escalation !== undefined) clearTimeout(escalation);
+      escalation = setTimeout(() => signalGroup(child.pid, "SIGKILL"), Math.max(0, graceMs));
+    },
+    destroy() {
+      if (!exited) signalGroup(child.pid, "SIGKILL");
+      return done;
+    },
+  };
+}
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone (ESRCH): nothing to do.
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * The sim's HTTP face, `node:http` only: `POST /api/v1/scheduler` with the
+ * status codes of a real master, the operator API (`/api/v1`), each agent's
+ * endpoints (`/agents/<id>/...`), the files API, the sim's control API
+ * (`/sim/agents`) and a health check. Check order follows the master's handler: method, leadership,
+ * Content-Type, body, then per-call checks.
+ */
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { parseCall } from "./call-validation.ts";
+import { CONTROL_PREFIX, serveControl } from "./control-endpoint.ts";
+import { EventStream } from "./event-stream.ts";
+import { reply, serveFiles } from "./files-endpoint.ts";
+import type { Master } from "./master.ts";
+import { serveOperator } from "./operator-endpoint.ts";
+
+const MAX_BODY_BYTES = 256 * 1024 * 1024;
+const SCHEDULER_PATHS = new Set(["/api/v1/scheduler", "/master/api/v1/scheduler"]);
+
+export interface Leadership {
+  /** Where a non-leading master redirects to ("host:port"); undefined = this one leads. */
+  redirectTo(): string | undefined;
+  /** False = no leader elected yet: 503. */
+  leading(): boolean;
+}
+
+export function createSimServer(master: Master, leadership: Leadership): http.Server {
+  const server = http.createServer((req, res) => {
+    handle(master, leadership, req, res).catch((err: unknown) => {
+      if (!res.headersSent) reply(res, 500, err instanceof Error ? err.message : String(err));
+      else res.destroy();
+    });
+  });
+  // Subscriptions are long-lived: no timeout may cut them.
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 60_000;
+  return server;
+}
+
+async function handle(
+  master: Master,
+  leadership: Leadership,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://sim.local");
+  const path = url.pathname;
+  if (SCHEDULER_PATHS.has(path)) return scheduler(master, leadership, req, res, path);
+  if (path === "/api/v1" || path === "/master/api/v1") return serveOperator(master, req, res);
+  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+    return serveControl(master, url, req, res);
+  }
+  if (path === "/files/read" || path === "/files/read.json") {
+    return serveFiles(master.config.sandboxRoot, "read", url, req, res);
+  }
+  if (path === "/files/browse" || path === "/files/browse.json") {
+    return serveFiles(master.config.sandboxRoot, "browse", url, req, res);
+  }
+  if (path === "/files/download")
+    return serveFiles(master.config.sandboxRoot, "download", url, req, res);
+  if (path === "/health") return reply(res, 200, "OK");
+  reply(res, 404, `No route for ${path}`);
+}
+
+async function scheduler(
+  master: Master,
+  leadership: Leadership,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  if (req.method !== "POST") {
+    req.resume();
+    return reply(res, 405, `Expecting one of { 'POST' }, but received '${req.method}'`, {
+      Allow: "POST",
+    });
+  }
+  const leader = leadership.redirectTo();
+  if (leader !== undefined) {
+    req.resume();
+    // Like Mesos: scheme-less, the client keeps its own scheme.
+    res.writeHead(307, { Location: `//${leader}${path}`, "Content-Length": "0" });
+    res.end();
+    return;
+  }
+  if (!leadership.leading()) {
+    req.resume();
+    return reply(res, 503, "No leader elected");
+  }
+  const contentType = req.headers["content-type"];
+  if (contentType === undefined) {
+    req.resume();
+    return reply(res, 400, "Expecting 'Content-Type' to be present");
+  }
+  if (contentType !== "application/json") {
+    req.resume();
+    const note = contentType === "application/x-protobuf" ? " (mesos-sim speaks JSON only)" : "";
+    return reply(
+      res,
+      415,
+      `Expecting 'Content-Type' of application/json or application/x-protobuf${note}`,
+    );
+  }
+  const body = await readBody(req);
+  if (body === undefined) return reply(res, 413, "Request body too large");
+  const parsed = parseCall(body);
+  if (!parsed.ok) return reply(res, 400, parsed.message);
+  const call = parsed.call;
+  if (call.type === "SUBSCRIBE") {
+    if (!acceptsJson(req.headers.accept)) {
+      return reply(
+        res,
+        406,
+        "Expecting 'Accept' to allow 'application/json' or 'application/x-protobuf'",
+      );
+    }
+    master.subscribe(call, new EventStream(res));
+    return;
+  }
+  const streamHeader = req.headers["mesos-stream-id"];
+  const outcome = master.handle(call, typeof streamHeader === "string" ? streamHeader : undefined);
+  if (outcome.status === 202) {
+    accepted(res);
+  } else {
+    reply(res, outcome.status, outcome.message);
+  }
+}
+
+/**
+ * `202 Accepted`, corked until the end of this turn of the event loop: the
+ * answers to pipelined calls that arrived together leave in one write
+ * instead of one syscall each (ACKNOWLEDGE storms are the sim's hot path).
+ */
+function accepted(res: ServerResponse): void {
+  const socket = res.socket;
+  if (socket !== null && socket.writableCorked === 0) {
+    socket.cork();
+    setImmediate(() => socket.uncork());
+  }
+  res.writeHead(202, { "Content-Length": "0" });
+  res.end();
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) parts.push(chunk);
+    });
+    req.once("end", () =>
+      resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(parts).toString("utf8")),
+    );
+    req.once("error", reject);
+  });
+}
+
+/** No Accept header means anything goes; otherwise a JSON-compatible range with q > 0. */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return true;
+  return accept.split(",").some((range) => {
+    const [type = "", ...params] = range.split(";").map((s) => s.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith("q="));
+    if (q !== undefined && Number(q.slice(2)) <= 0) return false;
+    return type === "application/json" || type === "application/*" || type === "*/*";
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * `startMesosSim`: a Mesos master speaking the v1 scheduler HTTP API on a
+ * port of its choosing, with simulated agents whose tasks run as real child
+ * processes (or simulated runs). Used by tests, by the app as its default
+ * cluster, and by the `mesos-sim` command.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TaskState } from "../proto/enums.ts";
+import type { Resource } from "../proto/messages.ts";
+import { type AgentSpec, demoCluster } from "./cluster.ts";
+import { createSimServer } from "./http-server.ts";
+import { Master } from "./master.ts";
+import { removeDir } from "./sandbox.ts";
+
+export interface MesosSimOptions {
+  /** 0 (default) = an ephemeral port; see `url`. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1. */
+  host?: string;
+  /** Agents, or a count for `demoCluster({ agents: n })`. Default: the 8-agent demo cluster. */
+  agents?: readonly AgentSpec[] | number;
+  /** Default 15, as Mesos. Tests use ~0.2. */
+  heartbeatIntervalSeconds?: number;
+  /** Period of the allocation pass. Default 1. */
+  allocationIntervalSeconds?: number;
+  /** Unused offers are rescinded after this long. Default: never. */
+  offerTimeoutSeconds?: number;
+  /** First re-send of an unacknowledged update. Default 10 (doubling up to 10 min). */
+  statusUpdateRetrySeconds?: number;
+  /** Where sandboxes and volumes go. Default: a fresh OS temp dir, removed by stop(). */
+  sandboxDir?: string;
+  /** Keep the default temp sandbox dir after stop(). */
+  keepSandboxes?: boolean;
+  /** Simulate every task (see simulated-run.ts) instead of spawning processes. */
+  simulateTasks?: boolean;
+  /** Kill grace period when neither the task nor the KILL gives one. Default 3. */
+  killGracePeriodSeconds?: number;
+  /** Act as a non-leading master: answer 307 to this "host:port" (or URL). */
+  redirectTo?: string;
+  masterId?: string;
+  log?: (line: string) => void;
+}
+
+export interface SimTaskSnapshot {
+  frameworkId: string;
+  taskId: string;
+  agentId: string;
+  state: TaskState;
+  sandbox: string | undefined;
+  /** Updates generated but not yet acknowledged. */
+  pendingUpdates: number;
+}
+
+export interface SimAgentSnapshot {
+  id: string;
+  hostname: string;
+  total: Resource[];
+  used: Resource[];
+  offered: Resource[];
+}
+
+export interface MesosSim {
+  /** "http://host:port" of the master. */
+  readonly url: string;
+  /** The scheduler endpoint, `${url}/api/v1/scheduler`. */
+  readonly schedulerUrl: string;
+  readonly port: number;
+  readonly masterId: string;
+  readonly sandboxRoot: string;
+  /** Starts an agent (its endpoint listening) and registers it; resolves with its id. */
+  addAgent(spec: AgentSpec): Promise<string>;
+  removeAgent(agentId: string, opts?: { gone?: boolean }): void;
+  agents(): SimAgentSnapshot[];
+  frameworkIds(): string[];
+  tasks(): SimTaskSnapshot[];
+  /** The sandbox folder of a task (stdout, stderr inside); undefined for simulated runs. */
+  sandboxPath(taskId: string, frameworkId?: string): string | undefined;
+  /** Rescinds outstanding offers (of one agent when given). */
+  rescindOffers(agentId?: string): void;
+  /** Cuts every subscription connection, as a crash would. */
+  dropStreams(): void;
+  /** Keeps subscriptions open but silent (no events, no heartbeats): a partition. */
+  silenceStreams(): void;
+  /** Become non-leading (307 to `target`), leaderless (503, `false`) or leading (`true`). */
+  setLeadership(state: boolean | string): void;
+  stop(): Promise<void>;
+}
+
+export async function startMesosSim(opts: MesosSimOptions = {}): Promise<MesosSim> {
+  const host = opts.host ?? "127.0.0.1";
+  const ownDir = opts.sandboxDir === undefined;
+  const sandboxRoot = opts.sandboxDir ?? mkdtempSync(join(tmpdir(), "mesos-sim-"));
+  const masterId = opts.masterId ?? randomUUID();
+  const master = new Master({
+    masterId,
+    hostname: host === "0.0.0.0" ? "localhost" : host,
+    ip: host === "0.0.0.0" || host === "localhost" ? "127.0.0.1" : host,
+    port: 0,
+    heartbeatIntervalSeconds: opts.heartbeatIntervalSeconds ?? 15,
+    allocationIntervalSeconds: opts.allocationIntervalSeconds ?? 1,
+    offerTimeoutSeconds: opts.offerTimeoutSeconds,
+    statusUpdateRetrySeconds: opts.statusUpdateRetrySeconds ?? 10,
+    sandboxRoot,
+    simulateAllTasks: opts.simulateTasks ?? false,
+    defaultKillGracePeriodSeconds: opts.killGracePeriodSeconds ?? 3,
+    log: opts.log ?? (() => {}),
+  });
+  let redirect = opts.redirectTo !== undefined ? hostPort(opts.redirectTo) : undefined;
+  let leading = true;
+  const server = createSimServer(master, { redirectTo: () => redirect, leading: () => leading });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  master.config.port = port;
+  const specs =
+    typeof opts.agents === "number"
+      ? demoCluster({ agents: opts.agents })
+      : (opts.agents ?? demoCluster());
+  await Promise.all(specs.map((spec) => master.addAgent(spec)));
+  master.allocator.start();
+  const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
+  master.config.log(`mesos-sim master ${masterId} listening on ${url}`);
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    schedulerUrl: `${url}/api/v1/scheduler`,
+    port,
+    masterId,
+    sandboxRoot,
+    addAgent: (spec) => master.addAgent(spec),
+    removeAgent: (agentId, o) => master.removeAgent(agentId, o),
+    agents: () =>
+      [...master.agents.values()].map((a) => ({
+        id: a.id,
+        hostname: a.hostname,
+        total: a.total.toResources(),
+        used: a.used.toResources(),
+        offered: a.offered.toResources(),
+      })),
+    frameworkIds: () => [...master.frameworks.keys()],
+    tasks: () =>
+      [...master.frameworks.values()].flatMap((fw) =>
+        [...fw.tasks.values()].map((t) => ({
+          frameworkId: fw.id,
+          taskId: t.taskId,
+          agentId: t.agentId,
+          state: t.state,
+          sandbox: t.sandbox,
+          pendingUpdates: fw.updates.pendingFor(t.taskId).length,
+        })),
+      ),
+    sandboxPath: (taskId, frameworkId) => master.tasks.sandboxPath(taskId, frameworkId),
+    rescindOffers: (agentId) => master.allocator.rescindAll(agentId),
+    dropStreams: () => master.dropStreams(),
+    silenceStreams: () => master.silenceStreams(),
+    setLeadership: (state) => {
+      redirect = typeof state === "string" ? hostPort(state) : undefined;
+      leading = state !== false;
+    },
+    stop: () => {
+      stopped ??= (async () => {
+        await master.stop();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        if (ownDir && opts.keepSandboxes !== true) removeDir(sandboxRoot);
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** "http://h:p/..." or "h:p" → "h:p" (the form Mesos puts in a 307 Location). */
+function hostPort(target: string): string {
+  return target.includes("://") ? new URL(target).host : target;
+}

@@ -1,0 +1,420 @@
+/**
+ * The task side of the master and its agents: launching (process or
+ * simulated), the state machine STARTING → RUNNING → terminal, KILL with a
+ * grace period, reconciliation, and what an agent loss does to tasks.
+ * Agent-side state changes become reliable (uuid) updates; master-side
+ * answers are sent once without a uuid.
+ */
+
+import type { KillBody, ReconcileTask, ShutdownBody } from "../proto/calls.ts";
+import type { TaskState, TaskStatusReason } from "../proto/enums.ts";
+import { isTerminalState } from "../proto/enums.ts";
+import type { TaskInfo, TaskStatus } from "../proto/messages.ts";
+import type { ResourceBag } from "../resources/bag.ts";
+import type { SimAgent } from "./agent.ts";
+import { type RunOutcome, startProcess, type TaskRun } from "./executor-process.ts";
+import type { Master } from "./master.ts";
+import type { SimExecutor, SimFramework, SimTask } from "./model.ts";
+import { knownTaskAnswer, reconcileAnswer } from "./reconcile.ts";
+import { mountVolume, sandboxDir, volumeDir } from "./sandbox.ts";
+import { simulatedRunSpec, startSimulatedRun } from "./simulated-run.ts";
+import { agentStatus, masterStatus } from "./status.ts";
+
+/** Finished tasks remembered for log lookups (oldest forgotten first). */
+const MAX_COMPLETED_TASKS = 100_000;
+
+/** What the agent still knows of a task whose record the master dropped: its sandbox. */
+export interface CompletedTask {
+  frameworkId: string;
+  taskId: string;
+  agentId: string;
+  executorId: string;
+  containerId: string;
+  name: string;
+  state: TaskState;
+  sandbox: string | undefined;
+  resources: ResourceBag;
+}
+
+export class TaskManager {
+  /** `${frameworkId}/${taskId}` → the finished task, for sandbox lookups after the master forgot it. */
+  private readonly completed = new Map<string, CompletedTask>();
+  /** Every run still alive, including those of removed frameworks in their grace period. */
+  private readonly live = new Set<TaskRun>();
+
+  constructor(private readonly master: Master) {}
+
+  // ---- launch -----------------------------------------------------------
+
+  launch(
+    fw: SimFramework,
+    agent: SimAgent,
+    info: TaskInfo,
+    resources: ResourceBag,
+    group?: SimExecutor,
+  ): void {
+    const taskId = info.task_id.value;
+    const executorId = group?.executorId ?? info.executor?.executor_id.value ?? taskId;
+    const containerId = group?.containerId ?? this.master.newContainerId();
+    const task: SimTask = {
+      frameworkId: fw.id,
+      taskId,
+      agentId: agent.id,
+      executorId,
+      containerId,
+      info,
+      resources,
+      state: "TASK_STAGING",
+      run: undefined,
+      sandbox: undefined,
+      group: group?.executorId,
+      killRequested: false,
+      unreachable: false,
+    };
+    fw.tasks.set(taskId, task);
+    agent.used.add(resources);
+    group?.tasks.add(taskId);
+    this.report(fw, task, "TASK_STARTING");
+    task.run = this.start(fw, agent, task);
+  }
+
+  private start(fw: SimFramework, agent: SimAgent, task: SimTask): TaskRun | undefined {
+    let run: TaskRun | undefined;
+    const callbacks = {
+      onRunning: () => {
+        if (task.state === "TASK_STARTING") {
+          this.report(fw, task, "TASK_RUNNING", {
+            containerStatus: {
+              container_id: { value: task.containerId },
+              network_infos: [{ ip_addresses: [{ ip_address: this.master.config.ip }] }],
+            },
+          });
+        }
+      },
+      onExit: (outcome: RunOutcome) => {
+        if (run !== undefined) this.live.delete(run);
+        this.onExit(fw, task, outcome);
+      },
+    };
+    const spec = simulatedRunSpec(
+      task.info,
+      this.master.config.simulateAllTasks || agent.simulateTasks,
+    );
+    if (spec !== undefined) {
+      run = startSimulatedRun(spec, callbacks);
+      this.live.add(run);
+      return run;
+    }
+    const root = this.master.config.sandboxRoot;
+    task.sandbox = sandboxDir(root, {
+      agentId: agent.id,
+      frameworkId: fw.id,
+      executorId: task.executorId,
+      containerId: task.containerId,
+      ...(task.group !== undefined ? { groupTaskId: task.taskId } : {}),
+    });
+    const command = task.info.command ?? task.info.executor?.command ?? {};
+    try {
+      this.mountVolumes(task, root);
+      run = startProcess(command, task.sandbox, this.environment(fw, task), callbacks);
+      this.live.add(run);
+      return run;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      queueMicrotask(() => callbacks.onExit({ kind: "launch_failed", message }));
+      return undefined;
+    }
+  }
+
+  private environment(fw: SimFramework, task: SimTask): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    Object.assign(env, {
+      MESOS_SANDBOX: task.sandbox ?? "",
+      MESOS_TASK_ID: task.taskId,
+      MESOS_AGENT_ID: task.agentId,
+      MESOS_FRAMEWORK_ID: fw.id,
+      MESOS_EXECUTOR_ID: task.executorId,
+      MESOS_CONTAINER_ID: task.containerId,
+    });
+    for (const v of task.info.command?.environment?.variables ?? []) {
+      if (v.type !== "SECRET" && v.value !== undefined) env[v.name] = v.value;
+    }
+    return env;
+  }
+
+  private mountVolumes(task: SimTask, root: string): void {
+    if (task.sandbox === undefined) return;
+    for (const r of task.info.resources ?? []) {
+      const id = r.disk?.persistence?.id;
+      const path = r.disk?.volume?.container_path;
+      if (id === undefined || path === undefined) continue;
+      const role = r.reservations?.at(-1)?.role ?? r.role ?? "*";
+      mountVolume(task.sandbox, path, volumeDir(root, task.agentId, role, id));
+    }
+  }
+
+  private onExit(fw: SimFramework, task: SimTask, outcome: RunOutcome): void {
+    if (task.unreachable || isTerminalState(task.state)) return;
+    if (task.killRequested) {
+      const how = outcome.kind === "signaled" ? `signal ${outcome.signal}` : "kill";
+      this.report(fw, task, "TASK_KILLED", { message: `Command terminated with ${how}` });
+    } else if (outcome.kind === "exited" && outcome.code === 0) {
+      this.report(fw, task, "TASK_FINISHED", { message: "Command exited with status 0" });
+    } else if (outcome.kind === "launch_failed") {
+      this.report(fw, task, "TASK_FAILED", {
+        message: `Failed to launch the command: ${outcome.message}`,
+        reason: "REASON_CONTAINER_LAUNCH_FAILED",
+      });
+    } else {
+      const why =
+        outcome.kind === "exited"
+          ? `exited with status ${outcome.code}`
+          : `terminated with signal ${outcome.signal}`;
+      this.report(fw, task, "TASK_FAILED", {
+        message: `Command ${why}`,
+        reason: "REASON_COMMAND_EXECUTOR_FAILED",
+      });
+    }
+  }
+
+  /** An agent-side state change: recorded, resources freed if terminal, sent reliably. */
+  private report(
+    fw: SimFramework,
+    task: SimTask,
+    state: TaskState,
+    extra: {
+      message?: string;
+      reason?: TaskStatusReason;
+      containerStatus?: TaskStatus["container_status"];
+    } = {},
+  ): void {
+    task.state = state;
+    if (isTerminalState(state)) this.release(fw, task);
+    if (this.master.frameworks.get(fw.id) !== fw) return;
+    fw.updates.enqueue(
+      agentStatus({
+        taskId: task.taskId,
+        agentId: task.agentId,
+        executorId: task.executorId,
+        state,
+        ...extra,
+      }),
+    );
+  }
+
+  private release(fw: SimFramework, task: SimTask): void {
+    task.run = undefined;
+    const agent = this.master.agents.get(task.agentId);
+    agent?.used.subtract(task.resources);
+    if (task.group !== undefined) {
+      const key = `${task.agentId}/${task.group}`;
+      const executor = fw.executors.get(key);
+      executor?.tasks.delete(task.taskId);
+      if (executor !== undefined && executor.tasks.size === 0) {
+        fw.executors.delete(key);
+        agent?.used.subtract(executor.resources);
+      }
+    }
+    this.master.allocator.schedule();
+  }
+
+  /** The terminal update of a task was acknowledged: the master forgets the task. */
+  onAcknowledged(fw: SimFramework, status: TaskStatus): void {
+    if (!isTerminalState(status.state)) return;
+    const task = fw.tasks.get(status.task_id.value);
+    if (task === undefined || !isTerminalState(task.state)) return;
+    fw.tasks.delete(task.taskId);
+    this.remember(task);
+  }
+
+  // ---- kill -------------------------------------------------------------
+
+  kill(fw: SimFramework, body: KillBody): void {
+    const taskId = body.task_id.value;
+    const task = fw.tasks.get(taskId);
+    if (task === undefined) {
+      const unreachable = fw.unreachable.has(taskId);
+      fw.sendStatus(
+        masterStatus({
+          taskId,
+          state: fw.partitionAware
+            ? unreachable
+              ? "TASK_UNREACHABLE"
+              : "TASK_UNKNOWN"
+            : "TASK_LOST",
+          reason: "REASON_TASK_UNKNOWN",
+          message: unreachable
+            ? "Attempted to kill an unreachable task"
+            : "Attempted to kill an unknown task",
+          ...(body.agent_id !== undefined ? { agentId: body.agent_id.value } : {}),
+        }),
+      );
+      return;
+    }
+    if (isTerminalState(task.state)) return;
+    const graceMs = this.graceMs(
+      body.kill_policy?.grace_period ?? task.info.kill_policy?.grace_period,
+    );
+    // The default executor kills the whole group when one of its tasks is killed.
+    const targets =
+      task.group === undefined
+        ? [task]
+        : [...fw.tasks.values()].filter(
+            (t) => t.group === task.group && t.agentId === task.agentId,
+          );
+    for (const t of targets) this.killTask(fw, t, graceMs);
+  }
+
+  private killTask(fw: SimFramework, task: SimTask, graceMs: number): void {
+    if (isTerminalState(task.state)) return;
+    task.killRequested = true;
+    if (fw.has("TASK_KILLING_STATE") && task.state !== "TASK_KILLING") {
+      this.report(fw, task, "TASK_KILLING");
+    }
+    task.run?.kill(graceMs);
+  }
+
+  shutdownExecutor(fw: SimFramework, body: ShutdownBody): void {
+    const graceMs = this.graceMs(undefined);
+    for (const t of [...fw.tasks.values()]) {
+      if (t.executorId === body.executor_id.value && t.agentId === body.agent_id.value) {
+        this.killTask(fw, t, graceMs);
+      }
+    }
+  }
+
+  private graceMs(grace: { nanoseconds: number | string } | undefined): number {
+    if (grace === undefined) return this.master.config.defaultKillGracePeriodSeconds * 1000;
+    return Math.max(0, Number(grace.nanoseconds) / 1e6);
+  }
+
+  // ---- reconciliation ---------------------------------------------------
+
+  reconcile(fw: SimFramework, queries: readonly ReconcileTask[]): void {
+    const pa = fw.partitionAware;
+    if (queries.length === 0) {
+      for (const task of fw.tasks.values()) fw.sendStatus(knownTaskAnswer(task, pa));
+      for (const task of fw.unreachable.values()) fw.sendStatus(knownTaskAnswer(task, pa));
+      return;
+    }
+    for (const q of queries) {
+      const taskId = q.task_id.value;
+      const known = fw.tasks.get(taskId) ?? fw.unreachable.get(taskId);
+      const agentId = q.agent_id?.value;
+      const standing = agentId !== undefined ? this.master.agentStanding(agentId) : "unknown";
+      fw.sendStatus(
+        reconcileAnswer(
+          { taskId, ...(agentId !== undefined ? { agentId } : {}) },
+          known,
+          standing,
+          pa,
+        ),
+      );
+    }
+  }
+
+  // ---- agent and framework loss -----------------------------------------
+
+  agentLost(agent: SimAgent, mode: "unreachable" | "gone"): void {
+    const name = `Agent ${agent.hostname} (${agent.id}) removed`;
+    for (const fw of this.master.frameworks.values()) {
+      for (const task of [...fw.tasks.values()]) {
+        if (task.agentId !== agent.id) continue;
+        fw.tasks.delete(task.taskId);
+        fw.updates.drop(task.taskId);
+        const wasTerminal = isTerminalState(task.state);
+        // Before the run is destroyed: a simulated run reports its exit synchronously,
+        // and a lost task must not be reported FAILED by its dying agent.
+        task.unreachable = true;
+        void task.run?.destroy();
+        task.run = undefined;
+        if (mode === "unreachable" && !wasTerminal) fw.unreachable.set(task.taskId, task);
+        if (wasTerminal) continue;
+        const state: TaskState = !fw.partitionAware
+          ? "TASK_LOST"
+          : mode === "unreachable"
+            ? "TASK_UNREACHABLE"
+            : "TASK_GONE_BY_OPERATOR";
+        const status = masterStatus({
+          taskId: task.taskId,
+          agentId: agent.id,
+          executorId: task.executorId,
+          state,
+          reason:
+            mode === "unreachable" ? "REASON_AGENT_REMOVED" : "REASON_AGENT_REMOVED_BY_OPERATOR",
+          message: name,
+        });
+        if (mode === "unreachable") {
+          status.unreachable_time = { nanoseconds: Date.now() * 1_000_000 };
+        }
+        fw.sendStatus(status);
+      }
+      for (const key of [...fw.executors.keys()]) {
+        if (key.startsWith(`${agent.id}/`)) fw.executors.delete(key);
+      }
+    }
+  }
+
+  /** A removed agent is back: its old tasks did not survive; the master forgets them. */
+  agentReregistered(agentId: string): void {
+    for (const fw of this.master.frameworks.values()) {
+      for (const [id, task] of [...fw.unreachable])
+        if (task.agentId === agentId) fw.unreachable.delete(id);
+    }
+  }
+
+  /** The framework is gone: its tasks are killed, and nobody is told. */
+  removeAllOf(fw: SimFramework): void {
+    for (const task of fw.tasks.values()) {
+      if (isTerminalState(task.state)) continue;
+      task.killRequested = true;
+      task.run?.kill(this.graceMs(task.info.kill_policy?.grace_period));
+    }
+  }
+
+  /** Stops every task now (sim shutdown) and waits for the processes to be gone. */
+  async destroyAll(): Promise<void> {
+    for (const fw of this.master.frameworks.values()) {
+      for (const task of fw.tasks.values()) task.unreachable = true;
+    }
+    await Promise.all([...this.live].map((run) => run.destroy()));
+    this.live.clear();
+  }
+
+  // ---- sandboxes --------------------------------------------------------
+
+  sandboxPath(taskId: string, frameworkId?: string): string | undefined {
+    for (const fw of this.master.frameworks.values()) {
+      if (frameworkId !== undefined && fw.id !== frameworkId) continue;
+      const task = fw.tasks.get(taskId) ?? fw.unreachable.get(taskId);
+      if (task?.sandbox !== undefined) return task.sandbox;
+    }
+    if (frameworkId !== undefined) return this.completed.get(`${frameworkId}/${taskId}`)?.sandbox;
+    for (const [key, task] of this.completed) if (key.endsWith(`/${taskId}`)) return task.sandbox;
+    return undefined;
+  }
+
+  /** Finished tasks that ran on `agentId`, oldest first (the agent's completed executors). */
+  completedOn(agentId: string): CompletedTask[] {
+    return [...this.completed.values()].filter((t) => t.agentId === agentId);
+  }
+
+  private remember(task: SimTask): void {
+    this.completed.set(`${task.frameworkId}/${task.taskId}`, {
+      frameworkId: task.frameworkId,
+      taskId: task.taskId,
+      agentId: task.agentId,
+      executorId: task.executorId,
+      containerId: task.containerId,
+      name: task.info.name,
+      state: task.state,
+      sandbox: task.sandbox,
+      resources: task.resources,
+    });
+    if (this.completed.size > MAX_COMPLETED_TASKS) {
+      const oldest = this.completed.keys().next().value;
+      if (oldest !== undefined) this.completed.delete(oldest);
+    }
+  }
+}

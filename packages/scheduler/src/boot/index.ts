@@ -1,0 +1,116 @@
+/**
+ * Server start-up, used by the console's launcher:
+ *
+ *   database   DATABASE_URL, or the embedded PostgreSQL; migrated; root pool;
+ *      │       demo data on an empty database
+ *      ▼
+ *   cluster    MESOS_MASTER_URL, or mesos-sim in this process (the demo
+ *      │       cluster: 8 agents in 2 zones, 2 with GPUs)
+ *      ▼
+ *   scheduler  campaigns for leadership; the leader subscribes to the
+ *              cluster and runs the loops
+ *
+ * `stop()` takes them down in reverse: scheduler (no TEARDOWN, so tasks
+ * survive a restart), mesos-sim, PostgreSQL.
+ */
+import { type AgentSpec, type MesosSim, startMesosSim } from "@peloton/mesos";
+import { openGateway, type StorageGateway } from "@peloton/storage";
+import { type OpenedDatabase, openDatabase } from "@peloton/storage/bootstrap";
+import { ensureRootPool, seedDemoData } from "../demo/seed.ts";
+import { createLogger, type Logger } from "../runtime/logger.ts";
+import { type SchedulerRuntime, startScheduler } from "../runtime/scheduler.ts";
+
+export { agentsFromArgument } from "@peloton/mesos";
+export { StartupError } from "@peloton/storage/bootstrap";
+
+export interface SimBootOptions {
+  /** Where sandboxes and volumes go (kept across restarts). */
+  sandboxDir: string;
+  /** Default: an ephemeral port. */
+  port?: number;
+  /** Default: the demo cluster. */
+  agents?: readonly AgentSpec[] | number;
+  /** Short heartbeats and allocation interval (browser tests). */
+  fast?: boolean;
+}
+
+export interface BootOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  demo: boolean;
+  log: (line: string) => void;
+  /** false: only the database (tools, test set-up). Default true. */
+  scheduler?: boolean;
+  /** Mesos master(s) to use instead of the in-process mesos-sim ("http://m1:5050,http://m2:5050"). */
+  masterUrl?: string | undefined;
+  sim?: SimBootOptions;
+  logger?: Logger;
+}
+
+export interface BootedSystem {
+  database: OpenedDatabase;
+  seeded: boolean;
+  /** The master the scheduler subscribes to (mesos-sim's when in-process). */
+  masterUrl: string | undefined;
+  sim: MesosSim | undefined;
+  scheduler: SchedulerRuntime | undefined;
+  stop: () => Promise<void>;
+}
+
+export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
+  const database = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  let gateway: StorageGateway | undefined = openGateway(database.url, { max: 2 });
+  let sim: MesosSim | undefined;
+  let scheduler: SchedulerRuntime | undefined;
+  const stop = async () => {
+    await scheduler?.stop().catch(() => undefined);
+    await sim?.stop().catch(() => undefined);
+    await gateway?.close().catch(() => undefined);
+    await database.stop().catch(() => undefined);
+  };
+  try {
+    await ensureRootPool(gateway);
+    const { seeded } = opts.demo ? await seedDemoData(gateway) : { seeded: false };
+    if (opts.scheduler === false) {
+      await gateway.close();
+      gateway = undefined;
+      return { database, seeded, masterUrl: undefined, sim: undefined, scheduler: undefined, stop };
+    }
+    // The scheduler's own pool: status updates and host writes come in bursts.
+    await gateway.close();
+    gateway = openGateway(database.url, { max: 8 });
+    let masterUrl = opts.masterUrl;
+    if (!masterUrl) {
+      const simOpts = opts.sim ?? { sandboxDir: "" };
+      sim = await startMesosSim({
+        ...(simOpts.port !== undefined ? { port: simOpts.port } : {}),
+        ...(simOpts.agents !== undefined ? { agents: simOpts.agents } : {}),
+        ...(simOpts.sandboxDir ? { sandboxDir: simOpts.sandboxDir } : {}),
+        ...(simOpts.fast ? { heartbeatIntervalSeconds: 1, allocationIntervalSeconds: 0.1 } : {}),
+      });
+      masterUrl = sim.url;
+      opts.log(`mesos-sim: ${sim.agents().length} agents, master at ${sim.url}`);
+    }
+    scheduler = startScheduler({
+      gateway,
+      databaseUrl: database.url,
+      // Several masters, comma-separated: the client tries them in turn and follows 307s.
+      masterUrl: masterUrl
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
+      log: opts.logger ?? createLogger(),
+      ...(opts.sim?.fast ? { hostManager: { hostRefreshMs: 1_000 }, drainPeriodMs: 1_000 } : {}),
+    });
+    if (sim !== undefined) {
+      // In-process cluster: the console's first page shows its hosts.
+      await scheduler.ready(15_000).catch((err: unknown) => {
+        opts.log(`scheduler not ready yet (${err instanceof Error ? err.message : String(err)})`);
+      });
+    }
+    return { database, seeded, masterUrl, sim, scheduler, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

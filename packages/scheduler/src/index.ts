@@ -1,0 +1,54 @@
+/**
+ * @peloton/scheduler: the running system around the engine. Start-up lives in
+ * `@peloton/scheduler/boot`; the loops (job manager, resource manager,
+ * placement, host manager) are added here as they are built.
+ */
+
+export { DEMO_POOLS, demoPoolNames } from "./demo/demo-pools.ts";
+export { ensureRootPool, ROOT_PATH, seedDemoData } from "./demo/seed.ts";
+export { drainLoop } from "./hostmgr/drain-loop.ts";
+export type * from "./hostmgr/host-adapter.ts";
+export { agentUrlFromString } from "./hostmgr/mesos/cluster-hosts.ts";
+export {
+  MesosHostManager,
+  type MesosHostManagerOptions,
+} from "./hostmgr/mesos/mesos-host-manager.ts";
+export {
+  describeTaskLogRefusal,
+  type LogFile,
+  readTaskLog,
+  type TaskLogChunk,
+  type TaskLogRefusal,
+  type TaskLogRequest,
+  type TaskLogResult,
+} from "./hostmgr/mesos/sandbox-logs.ts";
+export { unfinishedTasksOf } from "./hostmgr/unfinished-tasks.ts";
+export {
+  type ActionInstances,
+  actOnJob,
+  type JobAction,
+  type JobActionFailure,
+  type JobActionResult,
+} from "./jobmgr/actions.ts";
+export {
+  type CreateJobFailure,
+  type CreateJobResult,
+  createJob,
+  type JobSubmission,
+} from "./jobmgr/create-job.ts";
+export {
+  type PreemptionFacts,
+  preemptedStateOf,
+  preemptionRowOf,
+  type TaskFacts,
+  type VictimFacts,
+} from "./preemption/row.ts";
+export * from "./respool/index.ts";
+export { LeaderElection, type LeaderElectionOptions } from "./runtime/leader.ts";
+export { createLogger, type Logger, silentLogger } from "./runtime/logger.ts";
+export { PeriodicLoop, type PeriodicLoopOptions, type SchedulerLoop } from "./runtime/loop.ts";
+export {
+  type SchedulerOptions,
+  type SchedulerRuntime,
+  startScheduler,
+} from "./runtime/scheduler.ts";

@@ -1,0 +1,134 @@
+/**
+ * Submitting a job (Peloton's CreateJob): the config is checked against the
+ * engine's rules, then the job row (config as submitted and as parsed), one
+ * task row per instance at PENDING with its first event, the job's task
+ * counts, the audit row and the announcement commit in one transaction.
+ * Nothing is stored when any check fails. Runs in the API process: the
+ * leader's resource manager picks the new tasks up from the announcement.
+ */
+import {
+  type JobConfig,
+  type JobConfigProblem,
+  jobKind,
+  ROOT_PATH,
+  validateJobConfig,
+} from "@peloton/engine";
+import type { PoolRecord, Repositories, StorageGateway } from "@peloton/storage";
+import { eligibleDaemonHosts } from "./daemon-hosts.ts";
+import { EVENT_SOURCES } from "./event-sources.ts";
+import { defaultGoalState, newTasksFor } from "./new-tasks.ts";
+
+export interface JobSubmission {
+  config: JobConfig;
+  /** The text as the user wrote it, stored beside the parsed config. */
+  configYaml: string;
+  /** The pool; when absent, the config's `respoolId`. */
+  poolPath?: string | undefined;
+  actor: string;
+}
+
+export type CreateJobFailure =
+  | { kind: "invalid"; problems: JobConfigProblem[] }
+  | { kind: "no_pool" }
+  | { kind: "pool_not_found"; path: string }
+  | { kind: "pool_not_leaf"; path: string };
+
+export type CreateJobResult =
+  | { ok: true; jobId: string; instances: number; poolPath: string }
+  | { ok: false; failure: CreateJobFailure };
+
+/** Tasks written per statement for very large jobs. */
+const INSERT_CHUNK = 10_000;
+
+export async function createJob(
+  gateway: StorageGateway,
+  submission: JobSubmission,
+): Promise<CreateJobResult> {
+  const { config } = submission;
+  const problems = validateJobConfig(config);
+  if (problems.length > 0) return { ok: false, failure: { kind: "invalid", problems } };
+  const path = submission.poolPath ?? config.respoolId?.value;
+  if (!path) return { ok: false, failure: { kind: "no_pool" } };
+
+  return gateway.transaction(async (tx) => {
+    const pool = await leafPool(tx, path);
+    if (!pool.ok) return { ok: false, failure: pool.failure };
+    const instances = await instancesOf(tx, config);
+    const kind = jobKind(config);
+    const job = await tx.jobs.create({
+      name: config.name,
+      type: kind,
+      poolId: pool.pool.id,
+      owner: config.owner ?? submission.actor,
+      owningTeam: config.owningTeam,
+      labels: config.labels,
+      priority: config.sla.priority,
+      preemptible: config.sla.preemptible,
+      revocable: config.sla.revocable,
+      configYaml: submission.configYaml,
+      config,
+      state: "PENDING",
+      goalState: defaultGoalState(config),
+      instanceCount: instances.count,
+    });
+    const tasks = newTasksFor(
+      job.id,
+      config,
+      Array.from({ length: instances.count }, (_, i) => i),
+      instances.pinned,
+    );
+    for (let i = 0; i < tasks.length; i += INSERT_CHUNK) {
+      await tx.tasks.insertMany(tasks.slice(i, i + INSERT_CHUNK));
+    }
+    await tx.tasks.recordCreated(job.id, "all", {
+      source: EVENT_SOURCES.jobManager,
+      reason: "CREATED",
+      message: `job submitted by ${submission.actor}; queued for admission in pool ${pool.pool.path}`,
+    });
+    await tx.jobs.addTaskCounts([{ jobId: job.id, state: "PENDING", delta: tasks.length }]);
+    await tx.audit.record({
+      actor: submission.actor,
+      action: "job.create",
+      targetType: "job",
+      targetId: job.id,
+      after: { name: config.name, type: kind, pool: pool.pool.path, instances: tasks.length },
+    });
+    await tx.changes.announce(
+      { topic: "jobs", keys: [job.id] },
+      { topic: "tasks", keys: [`${job.id}/*`] },
+      { topic: "pools", keys: [pool.pool.path] },
+    );
+    return { ok: true, jobId: job.id, instances: tasks.length, poolPath: pool.pool.path };
+  });
+}
+
+/** Jobs are submitted only to leaf pools (peloton-semantics.md §2); the root never is one. */
+async function leafPool(
+  tx: Repositories,
+  path: string,
+): Promise<{ ok: true; pool: PoolRecord } | { ok: false; failure: CreateJobFailure }> {
+  const pools = await tx.pools.listAll();
+  const pool = pools.find((p) => p.path === path);
+  if (!pool) return { ok: false, failure: { kind: "pool_not_found", path } };
+  if (path === ROOT_PATH || pools.some((p) => p.parentId === pool.id))
+    return { ok: false, failure: { kind: "pool_not_leaf", path } };
+  return { ok: true, pool };
+}
+
+/** A DAEMON job gets one instance per eligible host, each pinned to it; others their instance count. */
+async function instancesOf(
+  tx: Repositories,
+  config: JobConfig,
+): Promise<{ count: number; pinned?: Map<number, string> }> {
+  if (config.type !== "DAEMON") return { count: config.instanceCount };
+  const hosts = await tx.hosts.list({ states: ["UP"], limit: 100_000 });
+  const eligible = eligibleDaemonHosts(
+    config,
+    hosts.items.map((h) => ({
+      hostname: h.hostname,
+      attributes: h.attributes,
+      total: { cpu: h.cpu, gpu: h.gpu, memory: h.memMb, disk: h.diskMb },
+    })),
+  );
+  return { count: eligible.length, pinned: new Map(eligible.map((host, i) => [i, host])) };
+}

@@ -1,0 +1,55 @@
+/**
+ * Sending kills to the cluster, after the KILLING (or PREEMPTING) state is
+ * committed: each with its task's grace period (`killGracePeriodSeconds`).
+ * The outcome comes back as a status update; a kill that got lost is sent
+ * again by the goal-state loop when the run stays in KILLING too long.
+ * Preemption reuses this path with its own state and reason.
+ */
+import { taskConfigFor } from "@peloton/engine";
+import type { HostAdapter } from "../hostmgr/host-adapter.ts";
+import type { Logger } from "../runtime/logger.ts";
+import type { KillOrder } from "./goal-state.ts";
+import type { JobConfigs } from "./job-configs.ts";
+
+export class Killer {
+  constructor(
+    private readonly adapter: Pick<HostAdapter, "kill">,
+    private readonly configs: JobConfigs,
+    private readonly log: Logger,
+  ) {}
+
+  /** Sends the kills (without waiting for their outcome). */
+  async send(orders: readonly KillOrder[]): Promise<void> {
+    if (orders.length === 0) return;
+    const configs = await this.configs.get(orders.map((o) => o.jobId));
+    await Promise.all(
+      orders.map((o) => {
+        const config = configs.get(o.jobId);
+        const grace = config
+          ? taskConfigFor(config, o.instanceId).killGracePeriodSeconds
+          : undefined;
+        return this.raw({ clusterTaskId: o.clusterTaskId, agentId: o.agentId }, grace);
+      }),
+    );
+  }
+
+  /** Kills a run the database no longer wants (an orphan), with the cluster's default grace. */
+  orphan(order: { clusterTaskId: string; agentId: string | null }): void {
+    this.log.info({ taskId: order.clusterTaskId }, "killing a run the scheduler does not know");
+    void this.raw(order, undefined);
+  }
+
+  private async raw(
+    order: { clusterTaskId: string; agentId: string | null },
+    gracePeriodSeconds: number | undefined,
+  ): Promise<void> {
+    try {
+      await this.adapter.kill(order.clusterTaskId, {
+        ...(order.agentId ? { hostId: order.agentId } : {}),
+        ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
+      });
+    } catch (err) {
+      this.log.warn({ err: String(err), taskId: order.clusterTaskId }, "kill not sent; will retry");
+    }
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * Status updates from the cluster, in batches (the job manager's event
+ * handler). Updates that arrive within a few milliseconds are decided and
+ * written together, then all acknowledged (the host manager acks each once
+ * its promise resolves, so an update is never acknowledged before its write
+ * committed):
+ *
+ *   updates ─▶ their runs by cluster task id (one query)
+ *     ─▶ per update: engine `applyMesosUpdate` (MOVE | IGNORE | REFUSE)
+ *     ─▶ a run that ended, or whose goal moved: `driveTask` from there
+ *        (a retry, a restart after backoff, deletion) in the same change
+ *     ─▶ the task writer (one transaction with the others' changes)
+ *     ─▶ rows that moved meanwhile: read again and decided again
+ *     ─▶ kills for runs the database does not want (orphans)
+ */
+import {
+  applyMesosUpdate,
+  failureCountAfter,
+  isTerminalTaskState,
+  MESOS_TASK_STATES,
+  type MesosTaskState,
+  taskPolicyFor,
+} from "@peloton/engine";
+import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
+import type { StatusHandler, TaskStatusUpdate } from "../hostmgr/host-adapter.ts";
+import type { Logger } from "../runtime/logger.ts";
+import { EVENT_SOURCES } from "./event-sources.ts";
+import { type DriveStart, driveTask, type KillOrder, startOf } from "./goal-state.ts";
+import type { JobConfigs } from "./job-configs.ts";
+import type { TaskWriter } from "./task-writer.ts";
+
+export interface StatusUpdatesOptions {
+  gateway: StorageGateway;
+  writer: TaskWriter;
+  configs: JobConfigs;
+  log: Logger;
+  /** Kills a run (orphan, or one the job manager decided to stop). */
+  kill: (order: { clusterTaskId: string; agentId: string | null }) => void;
+  /** Kill orders the decisions produced (a RUNNING report for a task that should stop). */
+  onKills?: (orders: readonly KillOrder[]) => void;
+  windowMs?: number;
+  maxBatch?: number;
+  now?: () => Date;
+}
+
+interface Queued {
+  update: TaskStatusUpdate;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const MAX_ROUNDS = 4;
+const MAX_BATCHES_IN_FLIGHT = 2;
+const isMesosState = (s: string): s is MesosTaskState =>
+  (MESOS_TASK_STATES as readonly string[]).includes(s);
+
+export class StatusUpdates {
+  private queue: Queued[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** Batches being decided and written; two, so one's reads overlap the other's write. */
+  private flushing = 0;
+  private readonly windowMs: number;
+  private readonly maxBatch: number;
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: StatusUpdatesOptions) {
+    this.windowMs = opts.windowMs ?? 5;
+    this.maxBatch = opts.maxBatch ?? 5_000;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** The host manager's status handler. */
+  readonly handle: StatusHandler = (update) =>
+    new Promise<void>((resolve, reject) => {
+      this.queue.push({ update, resolve, reject });
+      if (this.queue.length >= this.maxBatch) this.kick(0);
+      else this.kick(this.windowMs);
+    });
+
+  /**
+   * Two batches may be in flight: the cluster sends a task's next update
+   * only after the previous one is acknowledged, so they never hold the same
+   * task's consecutive updates (a reconciliation answer that races is
+   * decided again: the guarded write misses it).
+   */
+  private kick(delay: number): void {
+    if (this.flushing >= MAX_BATCHES_IN_FLIGHT || this.queue.length === 0) return;
+    if (this.timer && delay > 0) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushing++;
+      void this.flush().finally(() => {
+        this.flushing--;
+        this.kick(this.queue.length >= this.maxBatch ? 0 : this.windowMs);
+      });
+      this.kick(this.windowMs);
+    }, delay);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue.splice(0, this.maxBatch);
+    try {
+      await this.record(batch.map((q) => q.update));
+      for (const q of batch) q.resolve();
+    } catch (err) {
+      // Not acknowledged: the cluster sends them again.
+      for (const q of batch) q.reject(err);
+    }
+  }
+
+  /** Decides and writes a batch, deciding again for rows that moved meanwhile. */
+  private async record(updates: readonly TaskStatusUpdate[]): Promise<void> {
+    let todo = updates;
+    for (let round = 1; todo.length > 0; round++) {
+      const rows = await this.opts.gateway.taskRuns.byClusterIds([
+        ...new Set(todo.map((u) => u.taskId)),
+      ]);
+      const plan = await this.decide(todo, rows);
+      const outcome = await this.opts.writer.write({ changes: plan.changes });
+      for (const o of plan.orphans) this.opts.kill(o);
+      if (plan.kills.length > 0) this.opts.onKills?.(plan.kills);
+      if (outcome.missed.length === 0) return;
+      if (round >= MAX_ROUNDS) {
+        this.opts.log.warn(
+          { tasks: outcome.missed.map((c) => c.taskId) },
+          "status updates kept racing with other writes; they will be re-sent",
+        );
+        throw new Error("status updates not recorded: their tasks kept changing");
+      }
+      const missed = new Set(outcome.missed.map((c) => c.taskId));
+      const byCluster = new Map(rows.map((r) => [r.clusterTaskId, r.taskId]));
+      todo = todo.filter((u) => missed.has(byCluster.get(u.taskId) ?? ""));
+    }
+  }
+
+  private async decide(
+    updates: readonly TaskStatusUpdate[],
+    rows: readonly TaskRunRow[],
+  ): Promise<{
+    changes: TaskChange[];
+    kills: KillOrder[];
+    orphans: { clusterTaskId: string; agentId: string | null }[];
+  }> {
+    const byCluster = new Map(rows.map((r) => [r.clusterTaskId, r]));
+    const configs = await this.opts.configs.get(rows.map((r) => r.jobId));
+    const moved = new Map<string, { row: TaskRunRow; start: DriveStart }>();
+    const orphans: { clusterTaskId: string; agentId: string | null }[] = [];
+    for (const u of updates) {
+      if (!isMesosState(u.clusterState)) {
+        this.opts.log.warn({ taskId: u.taskId, state: u.clusterState }, "unknown cluster state");
+        continue;
+      }
+      const row = byCluster.get(u.taskId);
+      const ended = isTerminalTaskState(u.state);
+      if (row === undefined) {
+        // A run the database does not know (any more): stop it if it still runs.
+        if (!ended) orphans.push({ clusterTaskId: u.taskId, agentId: u.hostId });
+        continue;
+      }
+      const current = moved.get(row.taskId);
+      const start = current?.start ?? startOf(row);
+      const outcome = applyMesosUpdate(start.state, {
+        state: u.clusterState,
+        reason: u.reason ?? undefined,
+      });
+      if (outcome.kind === "IGNORE") {
+        if (outcome.why === "RUN_ENDED" && !ended)
+          orphans.push({ clusterTaskId: u.taskId, agentId: u.hostId });
+        continue;
+      }
+      if (outcome.kind === "REFUSE") {
+        this.opts.log.warn(
+          { taskId: u.taskId, from: start.state, to: outcome.refusal.to },
+          "status update refused by the task lifecycle",
+        );
+        continue;
+      }
+      moved.set(row.taskId, { row, start: moveTo(start, row, u, outcome.to, outcome.reason) });
+    }
+    const now = this.now();
+    const changes: TaskChange[] = [];
+    const kills: KillOrder[] = [];
+    for (const { row, start } of moved.values()) {
+      const config = configs.get(row.jobId);
+      const drive = config
+        ? driveTask(row, taskPolicyFor(config, row.instanceId), now, { start })
+        : null;
+      const change = drive?.change ?? plainChange(row, start);
+      changes.push(change);
+      if (drive?.kill) kills.push(drive.kill);
+    }
+    return { changes, kills, orphans };
+  }
+}
+
+/** The row after the cluster's report: its state, times, failure count and event. */
+function moveTo(
+  start: DriveStart,
+  row: TaskRunRow,
+  u: TaskStatusUpdate,
+  to: DriveStart["state"],
+  reason: string,
+): DriveStart {
+  const ended = isTerminalTaskState(to);
+  const message = u.message ?? `the cluster reports ${u.clusterState}`;
+  return {
+    ...start,
+    state: to,
+    reason,
+    message,
+    failureCount: ended
+      ? failureCountAfter(start.failureCount, to, row.goalState, reason)
+      : start.failureCount,
+    set: {
+      ...start.set,
+      ...(to === "RUNNING" ? { startedAt: u.at } : {}),
+      ...(ended ? { finishedAt: u.at } : {}),
+      ...(u.hostname && row.hostname === null ? { hostname: u.hostname } : {}),
+      ...(u.hostId && row.agentId === null ? { agentId: u.hostId } : {}),
+    },
+    events: [
+      ...start.events,
+      {
+        runId: start.runId,
+        clusterTaskId: u.taskId,
+        previousState: start.state,
+        state: to,
+        source: EVENT_SOURCES.hostManager,
+        reason,
+        message,
+        hostname: u.hostname ?? row.hostname,
+        agentId: u.hostId ?? row.agentId,
+        at: u.at,
+      },
+    ],
+  };
+}
+
+/** The report alone, when no config is at hand to decide what follows. */
+function plainChange(row: TaskRunRow, start: DriveStart): TaskChange {
+  return {
+    taskId: row.taskId,
+    jobId: row.jobId,
+    instanceId: row.instanceId,
+    expect: { state: row.state, runId: row.runId },
+    state: start.state,
+    reason: start.reason,
+    message: start.message,
+    set: { ...start.set, failureCount: start.failureCount },
+    events: start.events,
+  };
+}

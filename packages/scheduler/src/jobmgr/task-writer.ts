@@ -1,0 +1,210 @@
+/**
+ * The one writer of task state changes on the leader. Every loop (status
+ * updates, admission, placement, goal states) hands it changes; those that
+ * arrive within a few milliseconds of each other are written together in
+ * one transaction:
+ *
+ *   guarded bulk UPDATE of the task rows ─▶ bulk INSERT of their events
+ *     ─▶ job task counts (one UPDATE) ─▶ job states derived, written if moved
+ *     ─▶ writes the callers attached (volumes, …) ─▶ one announcement
+ *
+ * One writer means the leader's own transactions never contend for rows
+ * with each other; coalescing means the cost per row, not per call, is what
+ * a busy cluster pays. A deadlock or serialisation failure (against an API
+ * write) retries the whole transaction. Each caller learns which of its
+ * changes were applied and which were missed (their row had moved on).
+ */
+import { holdsAllocation } from "@peloton/engine";
+import type { Change, Repositories, StorageGateway, TaskChange } from "@peloton/storage";
+import type { Logger } from "../runtime/logger.ts";
+import { jobStateWrites } from "./job-states.ts";
+
+export interface WriteOutcome {
+  applied: TaskChange[];
+  missed: TaskChange[];
+}
+
+export interface WriteRequest {
+  changes: readonly TaskChange[];
+  /** Other writes that must commit with these changes. */
+  alongside?: (tx: Repositories) => Promise<void>;
+}
+
+interface Pending {
+  request: WriteRequest;
+  resolve: (o: WriteOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+export interface TaskWriterOptions {
+  /** How long to collect calls before writing. Default 2 ms. */
+  windowMs?: number;
+  /** Most changes in one transaction. Default 20,000. */
+  maxChanges?: number;
+  now?: () => Date;
+}
+
+export type WrittenListener = (applied: readonly TaskChange[]) => void;
+
+export class TaskWriter {
+  private queue: Pending[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private readonly listeners = new Set<WrittenListener>();
+  private readonly windowMs: number;
+  private readonly maxChanges: number;
+  private readonly now: () => Date;
+  /** Rows written and transactions, for the benchmark's figures. */
+  readonly stats = { transactions: 0, applied: 0, missed: 0, events: 0 };
+
+  constructor(
+    private readonly gateway: StorageGateway,
+    private readonly log: Logger,
+    opts: TaskWriterOptions = {},
+  ) {
+    this.windowMs = opts.windowMs ?? 2;
+    this.maxChanges = opts.maxChanges ?? 20_000;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Called after every commit with the changes it applied. */
+  onWritten(fn: WrittenListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  write(request: WriteRequest): Promise<WriteOutcome> {
+    if (request.changes.length === 0 && request.alongside === undefined)
+      return Promise.resolve({ applied: [], missed: [] });
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves when everything handed in so far is written. */
+  async idle(): Promise<void> {
+    while (this.queue.length > 0 || this.writing || this.timer) {
+      await (this.writing ?? new Promise((r) => setTimeout(r, this.windowMs)));
+    }
+  }
+
+  private schedule(): void {
+    if (this.writing || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.writing = this.flush().finally(() => {
+        this.writing = undefined;
+        if (this.queue.length > 0) this.schedule();
+      });
+    }, this.windowMs);
+  }
+
+  /** Takes calls up to the size limit; a task already in the batch waits for the next one. */
+  private take(): Pending[] {
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    const tasks = new Set<string>();
+    let size = 0;
+    for (const p of this.queue) {
+      const clash = p.request.changes.some((c) => tasks.has(c.taskId));
+      if (clash || (size > 0 && size + p.request.changes.length > this.maxChanges)) {
+        rest.push(p);
+        continue;
+      }
+      for (const c of p.request.changes) tasks.add(c.taskId);
+      size += p.request.changes.length;
+      batch.push(p);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.take();
+    if (batch.length === 0) return;
+    const changes = batch.flatMap((p) => p.request.changes);
+    const started = performance.now();
+    let outcome: WriteOutcome;
+    try {
+      outcome = await this.transact(batch, changes);
+      this.log.debug(
+        {
+          changes: changes.length,
+          missed: outcome.missed.length,
+          calls: batch.length,
+          ms: Math.round(performance.now() - started),
+        },
+        "task changes written",
+      );
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    this.stats.transactions++;
+    this.stats.applied += outcome.applied.length;
+    this.stats.missed += outcome.missed.length;
+    this.stats.events += outcome.applied.reduce((n, c) => n + c.events.length, 0);
+    const applied = new Set(outcome.applied);
+    for (const p of batch) {
+      const mine = { applied: [] as TaskChange[], missed: [] as TaskChange[] };
+      for (const c of p.request.changes) (applied.has(c) ? mine.applied : mine.missed).push(c);
+      p.resolve(mine);
+    }
+    if (outcome.applied.length > 0)
+      for (const fn of this.listeners) {
+        try {
+          fn(outcome.applied);
+        } catch (err) {
+          this.log.error({ err }, "task writer listener failed");
+        }
+      }
+  }
+
+  private async transact(batch: Pending[], changes: TaskChange[]): Promise<WriteOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.gateway.transaction(async (tx) => {
+          const result = await tx.taskChanges.apply(changes);
+          const jobs = await tx.jobs.addTaskCounts(result.countDeltas);
+          await tx.jobs.writeStates(jobStateWrites(jobs, this.now()));
+          for (const p of batch) await p.request.alongside?.(tx);
+          await tx.changes.announce(...announcementsOf(result.applied));
+          return { applied: result.applied, missed: result.missed };
+        });
+      } catch (err) {
+        if (attempt >= 4 || !isRetryable(err)) throw err;
+        this.log.warn({ err: String(err), attempt }, "task write conflicted; retrying");
+      }
+    }
+  }
+}
+
+/** Deadlocks and serialisation failures are worth a retry: the rows are fine, the timing was not. */
+function isRetryable(err: unknown): boolean {
+  const text = `${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`;
+  return /deadlock detected|could not serialize|40P01|40001/.test(text);
+}
+
+/** One announcement for the batch: which instances, jobs, hosts and whether pools' usage moved. */
+function announcementsOf(applied: readonly TaskChange[]): Change[] {
+  if (applied.length === 0) return [];
+  const tasks = new Set<string>();
+  const jobs = new Set<string>();
+  const hosts = new Set<string>();
+  let usage = false;
+  for (const c of applied) {
+    tasks.add(`${c.jobId}/${c.instanceId}`);
+    jobs.add(c.jobId);
+    if (holdsAllocation(c.state) !== holdsAllocation(c.expect.state) || c.state === "PENDING")
+      usage = true;
+    for (const e of c.events) if (e.hostname) hosts.add(e.hostname);
+  }
+  const out: Change[] = [
+    { topic: "tasks", keys: [...tasks] },
+    { topic: "jobs", keys: [...jobs] },
+  ];
+  if (hosts.size > 0) out.push({ topic: "hosts", keys: [...hosts] });
+  if (usage) out.push({ topic: "pools", keys: null });
+  return out;
+}

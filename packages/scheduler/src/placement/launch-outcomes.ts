@@ -1,0 +1,81 @@
+/**
+ * A placed task on its way to the cluster, and what its launch's outcome
+ * writes (pure): LAUNCHED, or back to READY with the refusal as its reason.
+ */
+import type { TaskPlacement } from "@peloton/engine";
+import type { ReadyTaskRow, TaskChange, VolumePin } from "@peloton/storage";
+import type { LaunchRefusal, TaskLaunch } from "../hostmgr/host-adapter.ts";
+import { EVENT_SOURCES } from "../jobmgr/event-sources.ts";
+
+/** One placed task on its way out. */
+export interface Placed {
+  row: ReadyTaskRow;
+  placement: TaskPlacement;
+  launch: TaskLaunch;
+  change: TaskChange;
+  volume: VolumePin | null;
+}
+
+/** The launch's outcome as a change from LAUNCHING, with its event. */
+function fromLaunching(
+  i: Placed,
+  to: "LAUNCHED" | "READY",
+  reason: string,
+  message: string,
+  at: Date,
+  set?: TaskChange["set"],
+): TaskChange {
+  return {
+    taskId: i.row.taskId,
+    jobId: i.row.jobId,
+    instanceId: i.row.instanceId,
+    expect: { state: "LAUNCHING", runId: i.row.runId },
+    state: to,
+    reason,
+    message,
+    ...(set ? { set } : {}),
+    events: [
+      {
+        runId: i.row.runId,
+        clusterTaskId: i.launch.taskId,
+        previousState: "LAUNCHING",
+        state: to,
+        source: EVENT_SOURCES.placement,
+        reason,
+        message,
+        hostname: i.placement.hostname,
+        agentId: i.placement.agentId,
+        at,
+      },
+    ],
+  };
+}
+
+export function launched(i: Placed, at: Date): TaskChange {
+  return fromLaunching(i, "LAUNCHED", "LAUNCHED", `launched on ${i.placement.hostname}`, at);
+}
+
+function describeRefusal(r: LaunchRefusal | null): string {
+  if (r === null) return "the launch was refused";
+  switch (r.code) {
+    case "LEASE_UNKNOWN":
+      return "the host's offer was gone before the launch";
+    case "NOT_CONNECTED":
+      return "the scheduler was not connected to the cluster";
+    case "DOES_NOT_FIT":
+      return `the host's offer no longer had room: ${r.resource} needed ${r.needed}, free ${r.free}`;
+    case "CLUSTER_ERROR":
+      return `the cluster refused the launch: ${r.message}`;
+  }
+}
+
+/** Nothing was started: back to READY (placed again next round), the refusal as its reason. */
+export function refused(i: Placed, r: LaunchRefusal | null, at: Date): TaskChange {
+  const message = `launch on ${i.placement.hostname} did not go out (${describeRefusal(r)}); placing again`;
+  return fromLaunching(i, "READY", "LAUNCH_REFUSED", message, at, {
+    clusterTaskId: null,
+    hostname: null,
+    agentId: null,
+    ports: {},
+  });
+}

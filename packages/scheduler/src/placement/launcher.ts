@@ -1,0 +1,147 @@
+/**
+ * Sending placed tasks to the cluster: LAUNCHING written chunk by chunk
+ * (hosts kept whole), each chunk's launches sent as soon as its write
+ * committed while the next chunk is written, a bounded number of launch
+ * calls in flight, and each outcome written: LAUNCHED (unless the cluster
+ * reported on the run first), back to READY when nothing went out, or
+ * reconciled when the cluster's answer was lost.
+ */
+import type { Repositories } from "@peloton/storage";
+import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
+import type { TaskWriter } from "../jobmgr/task-writer.ts";
+import type { Logger } from "../runtime/logger.ts";
+import { launched, type Placed, refused } from "./launch-outcomes.ts";
+
+export interface LauncherOptions {
+  writer: TaskWriter;
+  log: Logger;
+  /** Tasks per LAUNCHING write. Default 500. */
+  chunkSize?: number;
+  /** Launch calls in flight at once. Default 64. */
+  launchConcurrency?: number;
+  /** See PlacementLoopOptions.launchedAfterMs. Default 1 s. */
+  launchedAfterMs?: number;
+  /** Placement has work again (a launch was refused). */
+  onRefused: () => void;
+  now: () => Date;
+}
+
+export class Launcher {
+  private readonly inFlight = new Set<Promise<void>>();
+  private launching = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(private readonly opts: LauncherOptions) {}
+
+  /** Resolves when every launch sent so far has its outcome written. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Writes LAUNCHING chunk by chunk (hosts kept whole) and sends each
+   * chunk's launches as soon as its write committed, without waiting for
+   * them before writing the next chunk.
+   */
+  async send(
+    adapter: HostAdapter,
+    byHost: Map<string, { lease: HostLease; items: Placed[] }>,
+  ): Promise<void> {
+    const chunkSize = this.opts.chunkSize ?? 500;
+    let chunk: { lease: HostLease; items: Placed[] }[] = [];
+    let size = 0;
+    const flush = async () => {
+      if (chunk.length === 0) return;
+      const hosts = chunk;
+      chunk = [];
+      size = 0;
+      const pins = hosts.flatMap((h) => h.items.flatMap((i) => (i.volume ? [i.volume] : [])));
+      const outcome = await this.opts.writer.write({
+        changes: hosts.flatMap((h) => h.items.map((i) => i.change)),
+        ...(pins.length > 0 ? { alongside: (tx: Repositories) => tx.volumes.pin(pins) } : {}),
+      });
+      const applied = new Set(outcome.applied.map((c) => c.taskId));
+      for (const h of hosts) {
+        const items = h.items.filter((i) => applied.has(i.row.taskId));
+        if (items.length === 0) adapter.release([h.lease.leaseId]);
+        else this.track(this.launchOnHost(adapter, h.lease, items));
+      }
+    };
+    for (const entry of byHost.values()) {
+      chunk.push(entry);
+      size += entry.items.length;
+      if (size >= chunkSize) await flush();
+    }
+    await flush();
+  }
+
+  private track(p: Promise<void>): void {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+
+  /** One lease's launch, then LAUNCHED (or the way back) written. */
+  private async launchOnHost(
+    adapter: HostAdapter,
+    lease: HostLease,
+    items: Placed[],
+  ): Promise<void> {
+    await this.slot();
+    let result: Awaited<ReturnType<HostAdapter["launch"]>>;
+    try {
+      result = await adapter.launch(
+        lease.leaseId,
+        items.map((i) => i.launch),
+      );
+    } catch (err) {
+      result = { ok: false, refusal: { code: "CLUSTER_ERROR", message: String(err) } };
+    } finally {
+      this.release();
+    }
+    const now = this.opts.now();
+    try {
+      if (result.ok) {
+        const volumes = items.flatMap((i) => (i.launch.volume?.create ? [i.launch.volume.id] : []));
+        if (volumes.length > 0)
+          await this.opts.writer.write({
+            changes: [],
+            alongside: (tx: Repositories) => tx.volumes.markCreated(volumes),
+          });
+        await new Promise((r) => setTimeout(r, this.opts.launchedAfterMs ?? 1_000));
+        // Guarded on LAUNCHING: a run the cluster already reported on is left as it is.
+        await this.opts.writer.write({
+          changes: items.map((i) => launched(i, now)),
+        });
+        return;
+      }
+      if (result.refusal.code === "CLUSTER_ERROR") {
+        // It may or may not have gone out: the cluster says which (LOST makes a new run).
+        this.opts.log.warn(
+          { host: lease.hostname, refusal: result.refusal },
+          "launch failed; reconciling",
+        );
+        await adapter
+          .reconcile(items.map((i) => ({ taskId: i.launch.taskId, hostId: lease.hostId })))
+          .catch(() => undefined);
+        return;
+      }
+      await this.opts.writer.write({
+        changes: items.map((i) => refused(i, result.ok ? null : result.refusal, now)),
+      });
+      this.opts.onRefused();
+    } catch (err) {
+      this.opts.log.error({ err, host: lease.hostname }, "could not record the launch outcome");
+    }
+  }
+
+  private async slot(): Promise<void> {
+    const limit = this.opts.launchConcurrency ?? 64;
+    while (this.launching >= limit) await new Promise<void>((r) => this.waiters.push(r));
+    this.launching++;
+  }
+
+  private release(): void {
+    this.launching--;
+    this.waiters.shift()?.();
+  }
+}

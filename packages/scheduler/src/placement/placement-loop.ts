@@ -1,0 +1,290 @@
+/**
+ * The placement loop (leader only): admitted tasks onto hosts, then out to
+ * the cluster through the host manager.
+ *
+ *   READY tasks (a batch) ─┐
+ *   every offered host, leased for the round (free resources and ports)
+ *     + host states and totals, what runs where ─┴─▶ engine `placeTasks`
+ *   unplaced ─▶ the reason on the row ("no host fits: 23 hosts lack 2 cpu")
+ *   placed, host by host in chunks:
+ *     READY → LAUNCHING with host, agent, ports and cluster task id, written
+ *       BEFORE the launch, so every status update finds its run
+ *     ─▶ launch on the lease ─▶ LAUNCHING → LAUNCHED, unless the cluster has
+ *                               reported on the run first (STARTING, RUNNING)
+ *                            └▶ refused: back to READY with the refusal as reason
+ *                            └▶ cluster error: left LAUNCHING and reconciled
+ *   hosts leased but not used ─▶ released at once
+ *
+ * While one chunk's launch is on the wire the next chunk's write goes on,
+ * so a big job flows to the cluster without waiting on itself.
+ */
+import {
+  describePlacement,
+  describeUnplaced,
+  type JobConfig,
+  type PlacementResult,
+  placeTasks,
+  type TaskPlacement,
+  taskConfigFor,
+} from "@peloton/engine";
+import type { ReadyTaskRow, StorageGateway, TaskChange, VolumePin } from "@peloton/storage";
+import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
+import { EVENT_SOURCES } from "../jobmgr/event-sources.ts";
+import type { JobConfigs } from "../jobmgr/job-configs.ts";
+import { noteChange } from "../jobmgr/task-notes.ts";
+import type { TaskWriter } from "../jobmgr/task-writer.ts";
+import type { Logger } from "../runtime/logger.ts";
+import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
+import type { Placed } from "./launch-outcomes.ts";
+import { Launcher } from "./launcher.ts";
+import {
+  type Occupancy,
+  placementHosts,
+  placementTasks,
+  taskLabelsOnHosts,
+} from "./placement-input.ts";
+import { taskLaunchOf } from "./task-launch.ts";
+
+export interface PlacementLoopOptions {
+  gateway: StorageGateway;
+  writer: TaskWriter;
+  configs: JobConfigs;
+  adapter: () => HostAdapter | undefined;
+  log: Logger;
+  /** Default 1 s. */
+  periodMs?: number;
+  /** READY tasks per round. Default 10,000. */
+  batchSize?: number;
+  /** Tasks per LAUNCHING write (hosts kept whole). Default 500. */
+  chunkSize?: number;
+  /** Launch calls in flight at once. Default 64. */
+  launchConcurrency?: number;
+  /**
+   * LAUNCHED says "the cluster accepted it, no word from the run yet": it is
+   * written this long after the launch, for runs the cluster has not reported
+   * on by then (a run already STARTING or RUNNING has moved past it). Default 1 s.
+   */
+  launchedAfterMs?: number;
+  now?: () => Date;
+}
+
+export class PlacementLoop implements SchedulerLoop {
+  readonly name = "placement";
+  private readonly loop: PeriodicLoop;
+  private offset = 0;
+  private readonly launcher: Launcher;
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: PlacementLoopOptions) {
+    this.now = opts.now ?? (() => new Date());
+    this.launcher = new Launcher({
+      writer: opts.writer,
+      log: opts.log,
+      ...(opts.chunkSize !== undefined ? { chunkSize: opts.chunkSize } : {}),
+      ...(opts.launchConcurrency !== undefined
+        ? { launchConcurrency: opts.launchConcurrency }
+        : {}),
+      ...(opts.launchedAfterMs !== undefined ? { launchedAfterMs: opts.launchedAfterMs } : {}),
+      onRefused: () => this.kick(),
+      now: this.now,
+    });
+    this.loop = new PeriodicLoop({
+      name: this.name,
+      periodMs: opts.periodMs ?? 1_000,
+      log: opts.log,
+      tick: () => this.tick(),
+    });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await this.launcher.idle();
+  }
+
+  kick(): void {
+    this.loop.kick();
+  }
+
+  private async tick(): Promise<void> {
+    const adapter = this.opts.adapter();
+    if (adapter?.state !== "connected") return;
+    const { gateway } = this.opts;
+    const batchSize = this.opts.batchSize ?? 10_000;
+    const started = performance.now();
+    const ready = await gateway.placementReads.ready(batchSize);
+    if (ready.length === 0) return;
+    const offered = adapter.hosts();
+    if (offered.length === 0) {
+      // Offers are out (launched on, soon back) or there are no hosts at all: only
+      // the second is worth saying, or every task would flap to "no hosts" between rounds.
+      await this.noHostsAtAll(ready);
+      return;
+    }
+    const configs = await this.opts.configs.get(ready.map((r) => r.jobId));
+    const leases = adapter.acquire(offered.map((h) => h.hostname));
+    let result: PlacementResult;
+    try {
+      result = await this.place(ready, configs, leases);
+    } catch (err) {
+      adapter.release(leases.map((l) => l.leaseId));
+      throw err;
+    }
+    if (!result.ok) {
+      adapter.release(leases.map((l) => l.leaseId));
+      this.opts.log.error({ errors: result.errors }, "placement input refused");
+      return;
+    }
+    this.offset = result.nextOffset;
+    this.opts.log.debug(
+      {
+        ready: ready.length,
+        hosts: leases.length,
+        placed: result.placements.length,
+        ms: Math.round(performance.now() - started),
+      },
+      "placement round decided",
+    );
+    const now = this.now();
+    const rowById = new Map(ready.map((r) => [r.taskId, r]));
+    const notes = result.unplaced.flatMap((u) => {
+      const row = rowById.get(u.taskId)!;
+      const n = noteChange(row, u.reason, describeUnplaced(u), "READY");
+      return n ? [n] : [];
+    });
+    const byHost = this.launchesByHost(result.placements, rowById, configs, leases, now);
+    const used = new Set(byHost.keys());
+    adapter.release(leases.filter((l) => !used.has(l.hostname)).map((l) => l.leaseId));
+    await this.opts.writer.write({ changes: notes });
+    await this.launcher.send(adapter, byHost);
+    // A full batch means more READY tasks wait: go on at once.
+    if (ready.length === batchSize && result.placements.length > 0) this.kick();
+  }
+
+  /** When the cluster has no UP host, every READY task says so. */
+  private async noHostsAtAll(ready: readonly ReadyTaskRow[]): Promise<void> {
+    const facts = await this.opts.gateway.placementReads.hostFacts();
+    if (facts.some((f) => f.state === "UP")) return;
+    const message = `no hosts to place on: the cluster has no UP host (${facts.length} known, none UP)`;
+    await this.opts.writer.write({
+      changes: ready.flatMap((r) => {
+        const n = noteChange(r, "NO_HOSTS", message, "READY");
+        return n ? [n] : [];
+      }),
+    });
+  }
+
+  private async place(
+    ready: readonly ReadyTaskRow[],
+    configs: ReadonlyMap<string, JobConfig>,
+    leases: readonly HostLease[],
+  ): Promise<PlacementResult> {
+    const tasks = placementTasks(ready, configs);
+    const { gateway } = this.opts;
+    const anyTaskConstraint = tasks.some((t) => t.constraint !== undefined);
+    const [facts, jobCounts, onHosts] = await Promise.all([
+      gateway.placementReads.hostFacts(),
+      gateway.placementReads.jobTasksOnHosts([...new Set(ready.map((r) => r.jobId))]),
+      anyTaskConstraint ? gateway.placementReads.tasksOnHosts() : Promise.resolve([]),
+    ]);
+    const jobTasks = new Map<string, Record<string, number>>();
+    for (const c of jobCounts) {
+      const host = jobTasks.get(c.hostname) ?? {};
+      host[c.jobId] = c.tasks;
+      jobTasks.set(c.hostname, host);
+    }
+    const labelConfigs = await this.opts.configs.get(onHosts.map((t) => t.jobId));
+    const occupancy: Occupancy = { jobTasks, taskLabels: taskLabelsOnHosts(onHosts, labelConfigs) };
+    const hosts = placementHosts(leases, new Map(facts.map((f) => [f.hostname, f])), occupancy);
+    return placeTasks(hosts, tasks, { startOffset: this.offset });
+  }
+
+  /** Each placement as a launch and its READY → LAUNCHING change, grouped by leased host. */
+  private launchesByHost(
+    placements: readonly TaskPlacement[],
+    rowById: ReadonlyMap<string, ReadyTaskRow>,
+    configs: ReadonlyMap<string, JobConfig>,
+    leases: readonly HostLease[],
+    now: Date,
+  ): Map<string, { lease: HostLease; items: Placed[] }> {
+    const leaseOf = new Map(leases.map((l) => [l.hostname, l]));
+    const out = new Map<string, { lease: HostLease; items: Placed[] }>();
+    for (const p of placements) {
+      const row = rowById.get(p.taskId)!;
+      const config = configs.get(row.jobId)!;
+      // Only leased hosts have anything free; anything else would be a bug in the snapshot.
+      const lease = leaseOf.get(p.hostname);
+      if (!lease) {
+        this.opts.log.error(
+          { host: p.hostname, taskId: p.taskId },
+          "placed on a host without a lease",
+        );
+        continue;
+      }
+      const volumeSpec = taskConfigFor(config, row.instanceId).volume;
+      const volumeId = row.volume?.id ?? `${row.jobId}-${row.instanceId}`;
+      const launch = taskLaunchOf(
+        {
+          jobId: row.jobId,
+          jobName: config.name,
+          instanceId: row.instanceId,
+          runId: row.runId,
+          resources: row.resources,
+          volume: volumeSpec ? { id: volumeId, create: row.volume?.state !== "CREATED" } : null,
+        },
+        config,
+        p.ports,
+      );
+      const message = `placed ${describePlacement(p)}`;
+      const change: TaskChange = {
+        taskId: row.taskId,
+        jobId: row.jobId,
+        instanceId: row.instanceId,
+        expect: { state: "READY", runId: row.runId },
+        state: "LAUNCHING",
+        reason: "PLACED",
+        message,
+        set: {
+          clusterTaskId: launch.taskId,
+          hostname: p.hostname,
+          agentId: p.agentId,
+          ports: launch.ports ?? {},
+        },
+        events: [
+          {
+            runId: row.runId,
+            clusterTaskId: launch.taskId,
+            previousState: "READY",
+            state: "LAUNCHING",
+            source: EVENT_SOURCES.placement,
+            reason: "PLACED",
+            message,
+            hostname: p.hostname,
+            agentId: p.agentId,
+            at: now,
+          },
+        ],
+      };
+      const volume: VolumePin | null =
+        volumeSpec && row.volume === null
+          ? {
+              id: volumeId,
+              jobId: row.jobId,
+              instanceId: row.instanceId,
+              taskId: row.taskId,
+              hostname: p.hostname,
+              agentId: p.agentId,
+              sizeMb: volumeSpec.sizeMB,
+              containerPath: volumeSpec.containerPath,
+            }
+          : null;
+      const entry = out.get(p.hostname) ?? { lease, items: [] };
+      entry.items.push({ row, placement: p, launch, change, volume });
+      out.set(p.hostname, entry);
+    }
+    return out;
+  }
+}

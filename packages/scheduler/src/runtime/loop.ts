@@ -1,0 +1,80 @@
+/**
+ * The shape of the scheduler's long-running loops (resource manager,
+ * placement, job manager, entitlement sampler, ...): each runs its `tick` on a
+ * period and whenever something `kick`s it (a change announcement, a write it
+ * depends on), never two ticks at once, kicks during a tick coalesced into one
+ * more tick. Only the elected leader runs them (runtime/leader.ts).
+ */
+import type { Logger } from "./logger.ts";
+
+export interface SchedulerLoop {
+  readonly name: string;
+  start(): void;
+  /** Resolves once the tick in flight (if any) has finished. */
+  stop(): Promise<void>;
+}
+
+export interface PeriodicLoopOptions {
+  name: string;
+  periodMs: number;
+  tick: () => Promise<void>;
+  log: Logger;
+  /** Also run a tick as soon as the loop starts. Default true. */
+  runOnStart?: boolean;
+}
+
+export class PeriodicLoop implements SchedulerLoop {
+  readonly name: string;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly opts: PeriodicLoopOptions) {
+    this.name = opts.name;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    if (this.opts.runOnStart !== false) this.kick();
+    else this.schedule();
+  }
+
+  /** Run a tick now (or right after the one in flight). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.runTick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private async runTick(): Promise<void> {
+    try {
+      await this.opts.tick();
+    } catch (err) {
+      // A failed tick is retried by the next one; the loop itself never dies.
+      this.opts.log.error({ err, loop: this.name }, `${this.name}: tick failed`);
+    }
+    this.running = undefined;
+    if (this.stopped) return;
+    if (this.again) {
+      this.again = false;
+      this.running = this.runTick();
+    } else this.schedule();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.kick(), this.opts.periodMs);
+  }
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
+import { DEMO_POOLS, ensureRootPool, seedDemoData } from "../src/index.ts";
+
+const gateway = testGateway();
+afterAll(() => gateway.close());
+beforeEach(() => resetDatabase());
+
+describe("demo data", () => {
+  it("creates the root and the demo tree on an empty database, each pool with its history row", async () => {
+    expect(await seedDemoData(gateway)).toEqual({ seeded: true });
+    const paths = (await gateway.pools.listAll()).map((p) => p.path);
+    expect(paths).toEqual(["/", ...DEMO_POOLS.map((p) => p.path)]);
+  });
+
+  it("runs once: a second seed changes nothing", async () => {
+    await seedDemoData(gateway);
+    const before = await gateway.pools.listAll();
+    expect(await seedDemoData(gateway)).toEqual({ seeded: false });
+    expect(await gateway.pools.listAll()).toEqual(before);
+  });
+
+  it("never seeds over existing pools", async () => {
+    await ensureRootPool(gateway);
+    const root = await gateway.pools.getByPath("/");
+    await gateway.pools.create(
+      { path: "/mine", name: "mine", parentId: root!.id, resources: {} },
+      "alice",
+    );
+    expect(await seedDemoData(gateway)).toEqual({ seeded: false });
+    expect((await gateway.pools.listAll()).map((p) => p.path)).toEqual(["/", "/mine"]);
+  });
+
+  it("fits the demo tree: children's reservations fit in their parent's", () => {
+    for (const parent of DEMO_POOLS) {
+      const children = DEMO_POOLS.filter(
+        (c) =>
+          c.path.startsWith(`${parent.path}/`) &&
+          c.path.split("/").length === parent.path.split("/").length + 1,
+      );
+      for (const kind of ["cpu", "memory", "disk", "gpu"] as const) {
+        const sum = children.reduce((a, c) => a + (c.resources[kind]?.[0] ?? 0), 0);
+        expect(sum, `${parent.path} ${kind}`).toBeLessThanOrEqual(parent.resources[kind]?.[0] ?? 0);
+      }
+    }
+  });
+});

@@ -1,0 +1,135 @@
+/** An in-process mesos-sim, the host manager on it, and a job with tasks to launch: for integration tests. */
+
+import { jobConfigSchema } from "@peloton/engine";
+import { type AgentSpec, type MesosSim, type MesosSimOptions, startMesosSim } from "@peloton/mesos";
+import type { StorageGateway } from "@peloton/storage";
+import { pino } from "pino";
+import { afterEach } from "vitest";
+import type { StatusHandler } from "../../src/hostmgr/host-adapter.ts";
+import { MesosHostManager } from "../../src/hostmgr/mesos/mesos-host-manager.ts";
+import { unfinishedTasksOf } from "../../src/hostmgr/unfinished-tasks.ts";
+import { ensureRootPool } from "../../src/index.ts";
+import { JobConfigs } from "../../src/jobmgr/job-configs.ts";
+import { StatusUpdates } from "../../src/jobmgr/status-updates.ts";
+import { TaskWriter } from "../../src/jobmgr/task-writer.ts";
+import { silentLogger } from "../../src/runtime/logger.ts";
+import { sql } from "./db.ts";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+export function onCleanup(fn: () => Promise<void>): void {
+  cleanups.push(fn);
+}
+
+/** Silent, unless PELOTON_TEST_LOG names a level (debugging a test). */
+export const log = process.env.PELOTON_TEST_LOG
+  ? pino({ level: process.env.PELOTON_TEST_LOG })
+  : silentLogger();
+
+/** Two agents in two zones, the second with GPUs. */
+export const TWO_AGENTS: AgentSpec[] = [
+  {
+    hostname: "cpu-1.test",
+    resources: { cpus: 8, mem: 16384, disk: 100_000 },
+    attributes: { zone: "a" },
+  },
+  {
+    hostname: "gpu-1.test",
+    resources: { cpus: 16, mem: 65536, disk: 100_000, gpus: 2 },
+    attributes: { zone: "b", gpu_model: "a100" },
+  },
+];
+
+export async function testSim(opts: MesosSimOptions = {}): Promise<MesosSim> {
+  const sim = await startMesosSim({
+    heartbeatIntervalSeconds: 0.2,
+    allocationIntervalSeconds: 0.05,
+    killGracePeriodSeconds: 1,
+    agents: TWO_AGENTS,
+    ...opts,
+  });
+  onCleanup(() => sim.stop());
+  return sim;
+}
+
+export async function hostManager(
+  gateway: StorageGateway,
+  sim: MesosSim,
+  onStatus: StatusHandler = jobStatusHandler(gateway),
+): Promise<MesosHostManager> {
+  const hm = new MesosHostManager({
+    gateway,
+    master: sim.url,
+    log,
+    onStatus,
+    unfinishedTasks: unfinishedTasksOf(gateway),
+    hostRefreshMs: 200,
+    client: { backoff: { initialMs: 20, maxMs: 200 }, requestTimeoutMs: 5000 },
+  });
+  onCleanup(() => hm.stop());
+  hm.start();
+  await hm.ready();
+  return hm;
+}
+
+/** The job manager's status handler alone (no loops): updates decided and written in batches. */
+export function jobStatusHandler(gateway: StorageGateway): StatusHandler {
+  return new StatusUpdates({
+    gateway,
+    writer: new TaskWriter(gateway, log),
+    configs: new JobConfigs(gateway),
+    log,
+    kill: () => undefined,
+  }).handle;
+}
+
+/** A batch job of `instances` tasks (1 cpu, 64 MB) in a fresh pool; returns the task ids by instance. */
+export async function batchJob(
+  gateway: StorageGateway,
+  instances: number,
+): Promise<{ jobId: string; taskIds: string[] }> {
+  await ensureRootPool(gateway);
+  const root = (await gateway.pools.getByPath("/"))!;
+  const pool =
+    (await gateway.pools.getByPath("/batch")) ??
+    (await gateway.pools.create(
+      { path: "/batch", name: "batch", parentId: root.id, resources: {} },
+      "test",
+    ));
+  const job = await gateway.jobs.create({
+    name: "hello",
+    type: "BATCH",
+    poolId: pool.id,
+    owner: "test",
+    configYaml: "name: hello\n",
+    config: jobConfigSchema.parse({
+      name: "hello",
+      instanceCount: instances,
+      defaultConfig: { resource: { cpuLimit: 0.1, memLimitMb: 32 }, command: { value: "true" } },
+    }),
+    instanceCount: instances,
+    state: "PENDING",
+  });
+  await gateway.tasks.insertMany(
+    Array.from({ length: instances }, (_, instanceId) => ({
+      jobId: job.id,
+      instanceId,
+      state: "PLACED" as const,
+      goalState: "SUCCEEDED" as const,
+      priority: 0,
+      preemptible: true,
+      cpu: 0.1,
+      memMb: 32,
+      diskMb: 0,
+      gpu: 0,
+    })),
+  );
+  const rows = await sql<{ id: string }>(
+    "SELECT id::text FROM tasks WHERE job_id = $1 ORDER BY instance_id",
+    [job.id],
+  );
+  return { jobId: job.id, taskIds: rows.map((r) => r.id) };
+}

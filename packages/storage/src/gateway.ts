@@ -1,0 +1,72 @@
+import type { Db } from "./client.ts";
+import { admissionReadsRepository } from "./repositories/admission-reads.ts";
+import { auditRepository } from "./repositories/audit.ts";
+import { changesRepository } from "./repositories/changes.ts";
+import { clusterIdentityRepository } from "./repositories/cluster-identity.ts";
+import { entitlementSamplesRepository } from "./repositories/entitlement-samples.ts";
+import { hostsRepository } from "./repositories/hosts.ts";
+import { jobsRepository } from "./repositories/jobs.ts";
+import { overviewRepository } from "./repositories/overview.ts";
+import { placementReadsRepository } from "./repositories/placement-reads.ts";
+import { poolHistoryRepository } from "./repositories/pool-history.ts";
+import { poolsRepository } from "./repositories/pools.ts";
+import { preemptionsRepository } from "./repositories/preemptions/index.ts";
+import { taskChangesRepository } from "./repositories/task-changes.ts";
+import { taskHistoryRepository } from "./repositories/task-history.ts";
+import { taskIntentsRepository } from "./repositories/task-intents.ts";
+import { taskReadsRepository } from "./repositories/task-reads.ts";
+import { taskRunsRepository } from "./repositories/task-runs.ts";
+import { taskStatusRepository } from "./repositories/task-status.ts";
+import { tasksRepository } from "./repositories/tasks.ts";
+import { volumesRepository } from "./repositories/volumes.ts";
+import type { DbOrTx } from "./tx.ts";
+
+function repositories(db: DbOrTx) {
+  return {
+    pools: poolsRepository(db),
+    poolHistory: poolHistoryRepository(db),
+    entitlementSamples: entitlementSamplesRepository(db),
+    jobs: jobsRepository(db),
+    tasks: tasksRepository(db),
+    taskStatus: taskStatusRepository(db),
+    taskReads: taskReadsRepository(db),
+    taskHistory: taskHistoryRepository(db),
+    taskChanges: taskChangesRepository(db),
+    taskIntents: taskIntentsRepository(db),
+    taskRuns: taskRunsRepository(db),
+    admissionReads: admissionReadsRepository(db),
+    placementReads: placementReadsRepository(db),
+    volumes: volumesRepository(db),
+    cluster: clusterIdentityRepository(db),
+    hosts: hostsRepository(db),
+    preemptions: preemptionsRepository(db),
+    overview: overviewRepository(db),
+    audit: auditRepository(db),
+    changes: changesRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof repositories>;
+
+/**
+ * The storage gateway: the only way the rest of the system reads and writes
+ * PostgreSQL. `transaction` hands the callback the same repositories bound to
+ * one transaction, so a state change and its event row commit together.
+ */
+export interface StorageGateway extends Repositories {
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Cheap liveness probe for health checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createGateway(db: Db): StorageGateway {
+  return {
+    ...repositories(db),
+    transaction: (fn) => db.$transaction((tx) => fn(repositories(tx)), { timeout: 30_000 }),
+    ping: async () => {
+      await db.$queryRaw`SELECT 1`;
+    },
+    close: () => db.$disconnect(),
+  };
+}

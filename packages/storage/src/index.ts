@@ -1,0 +1,115 @@
+/**
+ * @peloton/storage: PostgreSQL through Prisma, behind typed repositories.
+ * Start-up (embedded server, migrations) lives in `@peloton/storage/bootstrap`.
+ */
+export { createDb, type Db } from "./client.ts";
+export { NotFoundError, VersionConflictError } from "./errors.ts";
+export { createGateway, type Repositories, type StorageGateway } from "./gateway.ts";
+export { AdvisoryLockSession } from "./leases/advisory-lock.ts";
+export {
+  CHANGE_CHANNEL,
+  CHANGE_TOPICS,
+  type Change,
+  type ChangeTopic,
+  decodeChange,
+  encodeChange,
+} from "./live/change.ts";
+export {
+  ChangeListener,
+  type ChangeListenerOptions,
+  type ListenerState,
+} from "./live/listener.ts";
+export * from "./records.ts";
+export type {
+  KindAmounts,
+  PendingTaskRow,
+  PoolHeld,
+} from "./repositories/admission-reads.ts";
+export { ALLOCATING_STATES } from "./repositories/allocating-states.ts";
+export type {
+  AuditEntry,
+  AuditFacets,
+  AuditQuery,
+  AuditRecord,
+} from "./repositories/audit.ts";
+export type { FrameworkRecord, LeaseRecord } from "./repositories/cluster-identity.ts";
+export type {
+  EntitlementSampleRecord,
+  SampleSeries,
+} from "./repositories/entitlement-samples.ts";
+export {
+  CAPACITY_STATES,
+  type ClusterHost,
+  HOST_SORT_KEYS,
+  type HostListQuery,
+  type HostRecord,
+  type HostSortKey,
+  type HostStateChange,
+  type HostUpsert,
+} from "./repositories/hosts.ts";
+export {
+  JOB_SORT_KEYS,
+  type JobCountsRecord,
+  type JobDetailRecord,
+  type JobIntentWrite,
+  type JobListQuery,
+  type JobRecord,
+  type JobSortKey,
+  type JobStateWrite,
+} from "./repositories/jobs.ts";
+export type {
+  HostFacts,
+  PlacedTaskRow,
+  ReadyTaskRow,
+} from "./repositories/placement-reads.ts";
+export type { Page, PoolChangeRecord } from "./repositories/pool-history.ts";
+export { type PoolSnapshotJson, poolSnapshot } from "./repositories/pool-mapping.ts";
+export {
+  PREEMPTED_REASON,
+  PREEMPTOR_SOURCE,
+} from "./repositories/preemptions/record.ts";
+export {
+  type Amounts,
+  type BeneficiaryNumbers,
+  type GangNumbers,
+  type NewPreemption,
+  POOL_SIDES,
+  type PoolSide,
+  PREEMPTION_KINDS,
+  type PreemptedState,
+  type PreemptionBeneficiary,
+  type PreemptionCountRow,
+  type PreemptionFilters,
+  type PreemptionKind,
+  type PreemptionListQuery,
+  type PreemptionNumbers,
+  type PreemptionRecord,
+  type PreemptionRecordOutcome,
+  type PreemptionVictim,
+  type ResourceClass,
+} from "./repositories/preemptions/types.ts";
+export type {
+  TaskChange,
+  TaskChangesOutcome,
+  TaskColumnWrites,
+  TaskEventWrite,
+} from "./repositories/task-changes.ts";
+export type { TaskEventRecord, TaskRunRecord } from "./repositories/task-history.ts";
+export type { InstanceRange, TaskIntentQuery } from "./repositories/task-intents.ts";
+export {
+  TASK_SORT_KEYS,
+  type TaskListQuery,
+  type TaskRecord,
+  type TaskSortKey,
+} from "./repositories/task-reads.ts";
+export type { TaskRunRow } from "./repositories/task-runs.ts";
+export { TERMINAL_TASK_STATES } from "./repositories/task-status.ts";
+export type { VolumePin } from "./repositories/volumes.ts";
+
+import { createDb } from "./client.ts";
+import { createGateway, type StorageGateway } from "./gateway.ts";
+
+/** A gateway over its own client for `databaseUrl`. */
+export function openGateway(databaseUrl: string, opts: { max?: number } = {}): StorageGateway {
+  return createGateway(createDb(databaseUrl, opts));
+}

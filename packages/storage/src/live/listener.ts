@@ -1,0 +1,141 @@
+/**
+ * One LISTEN connection per process, fanned out to any number of in-process
+ * subscribers (the API's server-sent-event streams). Announcements that arrive
+ * close together are coalesced per topic, so a scheduler committing thousands
+ * of task transitions a second costs each browser a few messages a second.
+ * The connection comes back by itself after a database restart; subscribers
+ * see the state change and refetch everything once it is back, because
+ * announcements sent while it was down are lost.
+ */
+import pg from "pg";
+import {
+  CHANGE_CHANNEL,
+  type Change,
+  type ChangeTopic,
+  decodeChange,
+  MAX_KEYS_PER_CHANGE,
+} from "./change.ts";
+
+export type ListenerState = "connecting" | "listening" | "down";
+
+export interface ChangeListenerOptions {
+  /** Window in which announcements of one topic are merged. Default 100 ms. */
+  coalesceMs?: number;
+  /** First reconnect delay, doubled up to 10 s. Default 250 ms. */
+  retryMs?: number;
+  onError?: (err: Error) => void;
+}
+
+type Subscriber = (change: Change) => void;
+type StateSubscriber = (state: ListenerState) => void;
+
+export class ChangeListener {
+  private client: pg.Client | undefined;
+  private stateValue: ListenerState = "connecting";
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly stateSubscribers = new Set<StateSubscriber>();
+  private readonly pending = new Map<ChangeTopic, Set<string> | null>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelay: number;
+  private stopped = false;
+  private readonly coalesceMs: number;
+  private readonly retryMs: number;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly opts: ChangeListenerOptions = {},
+  ) {
+    this.coalesceMs = opts.coalesceMs ?? 100;
+    this.retryMs = opts.retryMs ?? 250;
+    this.retryDelay = this.retryMs;
+    void this.connect();
+  }
+
+  get state(): ListenerState {
+    return this.stateValue;
+  }
+
+  /** Calls `fn` with every (coalesced) change until the returned function is called. */
+  subscribe(fn: Subscriber): () => void {
+    this.subscribers.add(fn);
+    return () => this.subscribers.delete(fn);
+  }
+
+  onState(fn: StateSubscriber): () => void {
+    this.stateSubscribers.add(fn);
+    return () => this.stateSubscribers.delete(fn);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.flushTimer);
+    clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private setState(state: ListenerState): void {
+    if (state === this.stateValue) return;
+    this.stateValue = state;
+    for (const fn of this.stateSubscribers) fn(state);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    this.setState(this.stateValue === "listening" ? "down" : this.stateValue);
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    this.client = client;
+    client.on("notification", (msg) => {
+      if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
+      const change = decodeChange(msg.payload);
+      if (change) this.enqueue(change);
+    });
+    client.on("error", (err) => this.lost(client, err));
+    client.on("end", () => this.lost(client, new Error("LISTEN connection ended")));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+      if (this.client !== client) return;
+      this.retryDelay = this.retryMs;
+      this.setState("listening");
+    } catch (err) {
+      this.lost(client, err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private lost(client: pg.Client, err: Error): void {
+    if (this.client !== client || this.stopped) return;
+    this.client = undefined;
+    this.opts.onError?.(err);
+    client.end().catch(() => undefined);
+    this.setState("down");
+    this.retryTimer = setTimeout(() => void this.connect(), this.retryDelay);
+    this.retryDelay = Math.min(this.retryDelay * 2, 10_000);
+  }
+
+  private enqueue(change: Change): void {
+    const current = this.pending.get(change.topic);
+    if (current === null) {
+      // already "refetch all" for this window
+    } else if (change.keys === null) {
+      this.pending.set(change.topic, null);
+    } else {
+      const keys = current ?? new Set<string>();
+      for (const k of change.keys) keys.add(k);
+      this.pending.set(change.topic, keys.size > MAX_KEYS_PER_CHANGE ? null : keys);
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), this.coalesceMs);
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    const batch = [...this.pending];
+    this.pending.clear();
+    for (const [topic, keys] of batch) {
+      const change: Change = { topic, keys: keys === null ? null : [...keys] };
+      for (const fn of this.subscribers) fn(change);
+    }
+  }
+}

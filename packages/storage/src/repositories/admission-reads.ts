@@ -1,0 +1,136 @@
+/**
+ * What the resource manager reads for admission: the tasks waiting in the
+ * pools' queues, and what admitted tasks hold per pool (in the four ways the
+ * admission checks count it).
+ */
+import type { ResourceKind, TaskState } from "../records.ts";
+import type { DbOrTx } from "../tx.ts";
+import { ALLOCATING_STATES } from "./allocating-states.ts";
+
+export type KindAmounts = Record<ResourceKind, number>;
+
+/** A PENDING task with what admission needs of it. */
+export interface PendingTaskRow {
+  taskId: string;
+  jobId: string;
+  instanceId: number;
+  runId: number;
+  poolId: string;
+  priority: number;
+  preemptible: boolean;
+  revocable: boolean;
+  controller: boolean;
+  resources: KindAmounts;
+  /** When the run entered PENDING: its place in the queue. */
+  queuedAt: Date;
+  reason: string | null;
+  message: string | null;
+}
+
+/** Per pool, what its admitted tasks hold (Peloton's allocation types). */
+export interface PoolHeld {
+  poolId: string;
+  nonRevocable: KindAmounts;
+  slack: KindAmounts;
+  controller: KindAmounts;
+  nonPreemptible: KindAmounts;
+}
+
+const zero = (): KindAmounts => ({ cpu: 0, gpu: 0, memory: 0, disk: 0 });
+
+function addInto(into: KindAmounts, r: { cpu: number; gpu: number; mem: number; disk: number }) {
+  into.cpu += r.cpu;
+  into.gpu += r.gpu;
+  into.memory += r.mem;
+  into.disk += r.disk;
+}
+
+export function admissionReadsRepository(db: DbOrTx) {
+  return {
+    /** Every PENDING task, oldest in its queue first. */
+    async pending(): Promise<PendingTaskRow[]> {
+      const rows = await db.$queryRaw<
+        {
+          task_id: string;
+          job_id: string;
+          instance_id: number;
+          run_id: number;
+          pool_id: string;
+          priority: number;
+          preemptible: boolean;
+          revocable: boolean;
+          controller: boolean;
+          cpu: number;
+          gpu: number;
+          mem: number;
+          disk: number;
+          queued_at: Date;
+          reason: string | null;
+          message: string | null;
+        }[]
+      >`
+        SELECT t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id,
+               j.pool_id::text AS pool_id, t.priority, t.preemptible, t.revocable, t.controller,
+               t.cpu, t.gpu, t.mem_mb AS mem, t.disk_mb AS disk,
+               coalesce(t.queued_at, t.created_at) AS queued_at, t.reason, t.message
+        FROM tasks t JOIN jobs j ON j.id = t.job_id
+        WHERE t.state = 'PENDING'
+        ORDER BY coalesce(t.queued_at, t.created_at), t.job_id, t.instance_id`;
+      return rows.map((r) => ({
+        taskId: r.task_id,
+        jobId: r.job_id,
+        instanceId: r.instance_id,
+        runId: r.run_id,
+        poolId: r.pool_id,
+        priority: r.priority,
+        preemptible: r.preemptible,
+        revocable: r.revocable,
+        controller: r.controller,
+        resources: { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk },
+        queuedAt: r.queued_at,
+        reason: r.reason,
+        message: r.message,
+      }));
+    },
+
+    /** What admitted tasks (READY through running, until their kill lands) hold, per pool. */
+    async heldByPool(): Promise<PoolHeld[]> {
+      const rows = await db.$queryRaw<
+        {
+          pool_id: string;
+          revocable: boolean;
+          controller: boolean;
+          preemptible: boolean;
+          cpu: number;
+          gpu: number;
+          mem: number;
+          disk: number;
+        }[]
+      >`
+        SELECT j.pool_id::text AS pool_id, t.revocable, t.controller, t.preemptible,
+               sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
+               sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk
+        FROM tasks t JOIN jobs j ON j.id = t.job_id
+        WHERE t.state::text = ANY(${[...ALLOCATING_STATES] as TaskState[]}::text[])
+        GROUP BY 1, 2, 3, 4`;
+      const byPool = new Map<string, PoolHeld>();
+      for (const r of rows) {
+        let held = byPool.get(r.pool_id);
+        if (!held) {
+          held = {
+            poolId: r.pool_id,
+            nonRevocable: zero(),
+            slack: zero(),
+            controller: zero(),
+            nonPreemptible: zero(),
+          };
+          byPool.set(r.pool_id, held);
+        }
+        addInto(r.revocable ? held.slack : held.nonRevocable, r);
+        if (r.controller) addInto(held.controller, r);
+        if (!r.preemptible) addInto(held.nonPreemptible, r);
+      }
+      return [...byPool.values()];
+    },
+  };
+}

@@ -1,0 +1,394 @@
+import { Prisma } from "../generated/prisma/client.ts";
+import type { HostState, ResourceKind } from "../records.ts";
+import type { DbOrTx } from "../tx.ts";
+import { ALLOCATING_STATES } from "./allocating-states.ts";
+import { changesRepository } from "./changes.ts";
+import { escapeLike } from "./like.ts";
+import type { Page } from "./pool-history.ts";
+
+export interface HostUpsert {
+  hostname: string;
+  agentId: string;
+  attributes: Record<string, string>;
+  cpu: number;
+  memMb: number;
+  diskMb: number;
+  gpu: number;
+  ports: [number, number][];
+  state: HostState;
+}
+
+/** Hosts whose resources count as cluster capacity (peloton-semantics.md §1: the root's entitlement). */
+export const CAPACITY_STATES = ["UP", "DRAINING"] as const satisfies readonly HostState[];
+
+/** A host as the cluster reports it (total resources, not what is free). */
+export interface ClusterHost {
+  hostname: string;
+  agentId: string;
+  /** The agent's own endpoint; null keeps the one recorded before. */
+  agentUrl: string | null;
+  attributes: Record<string, string>;
+  cpu: number;
+  memMb: number;
+  diskMb: number;
+  gpu: number;
+  ports: [number, number][];
+}
+
+export interface HostRecord extends ClusterHost {
+  state: HostState;
+  stateReason: string | null;
+  stateSince: Date;
+  registeredAt: Date;
+  lastSeenAt: Date;
+  /** Held by the host's tasks in allocating states. */
+  allocated: { cpu: number; memMb: number; diskMb: number; gpu: number };
+  /** Tasks on the host in allocating states (placed through running, until killed). */
+  tasks: number;
+}
+
+export const HOST_SORT_KEYS = [
+  "hostname",
+  "state",
+  "cpu",
+  "memMb",
+  "diskMb",
+  "gpu",
+  "tasks",
+  "lastSeenAt",
+] as const;
+export type HostSortKey = (typeof HOST_SORT_KEYS)[number];
+
+export interface HostListQuery {
+  states?: readonly HostState[];
+  /** Every pair must match (`{zone: "us-east-1a"}`). */
+  attributes?: Readonly<Record<string, string>>;
+  /** Part of the hostname, case-insensitive. */
+  text?: string;
+  sort?: HostSortKey;
+  order?: "asc" | "desc";
+  limit: number;
+  cursor?: string | null;
+}
+
+export type HostStateChange =
+  | { ok: true; before: HostRecord; after: HostRecord }
+  | { ok: false; kind: "not_found" }
+  | { ok: false; kind: "invalid_state"; state: HostState };
+
+/** The SQL expression of each sort key (whitelisted: they are spliced into the query). */
+const SORT_SQL: Record<HostSortKey, string> = {
+  hostname: "h.hostname",
+  state: "h.state",
+  cpu: "h.cpu",
+  memMb: "h.mem_mb",
+  diskMb: "h.disk_mb",
+  gpu: "h.gpu",
+  tasks: "coalesce(a.tasks, 0)::int",
+  lastSeenAt: "h.last_seen_at",
+};
+
+interface HostRow {
+  hostname: string;
+  agent_id: string;
+  agent_url: string | null;
+  attributes: Record<string, string>;
+  cpu: number;
+  mem_mb: number;
+  disk_mb: number;
+  gpu: number;
+  ports: [number, number][];
+  state: HostState;
+  state_reason: string | null;
+  state_since: Date;
+  registered_at: Date;
+  last_seen_at: Date;
+  alloc_cpu: number;
+  alloc_mem: number;
+  alloc_disk: number;
+  alloc_gpu: number;
+  tasks: number;
+  sort_value: string | number | Date | null;
+}
+
+const toRecord = (r: HostRow): HostRecord => ({
+  hostname: r.hostname,
+  agentId: r.agent_id,
+  agentUrl: r.agent_url,
+  attributes: r.attributes,
+  cpu: r.cpu,
+  memMb: r.mem_mb,
+  diskMb: r.disk_mb,
+  gpu: r.gpu,
+  ports: r.ports,
+  state: r.state,
+  stateReason: r.state_reason,
+  stateSince: r.state_since,
+  registeredAt: r.registered_at,
+  lastSeenAt: r.last_seen_at,
+  allocated: { cpu: r.alloc_cpu, memMb: r.alloc_mem, diskMb: r.alloc_disk, gpu: r.alloc_gpu },
+  tasks: r.tasks,
+});
+
+/** Hosts with what their tasks hold; the one query behind list and get. */
+function selectHosts(where: Prisma.Sql, sortSql: string, tail: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT h.hostname, h.agent_id, h.agent_url, h.attributes, h.cpu, h.mem_mb, h.disk_mb, h.gpu,
+           h.ports, h.state::text AS state, h.state_reason, h.state_since, h.registered_at,
+           h.last_seen_at,
+           coalesce(a.cpu, 0)::float8 AS alloc_cpu, coalesce(a.mem, 0)::float8 AS alloc_mem,
+           coalesce(a.disk, 0)::float8 AS alloc_disk, coalesce(a.gpu, 0)::float8 AS alloc_gpu,
+           coalesce(a.tasks, 0)::int AS tasks,
+           (${Prisma.raw(sortSql)})${Prisma.raw(sortSql === "h.state" ? "::text" : "")} AS sort_value
+    FROM hosts h
+    LEFT JOIN LATERAL (
+      SELECT sum(t.cpu) AS cpu, sum(t.mem_mb) AS mem, sum(t.disk_mb) AS disk, sum(t.gpu) AS gpu,
+             count(*) AS tasks
+      FROM tasks t
+      WHERE t.hostname = h.hostname AND t.state::text = ANY(${[...ALLOCATING_STATES]}::text[])
+    ) a ON true
+    WHERE ${where}
+    ${tail}`;
+}
+
+interface Cursor {
+  v: string | number | null;
+  h: string;
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c)).toString("base64url");
+}
+
+function decodeCursor(text: string): Cursor | undefined {
+  try {
+    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Cursor>;
+    return typeof c.h === "string" ? { v: c.v ?? null, h: c.h } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hosts as the host manager learns them from the cluster, and as operators drain them. */
+export function hostsRepository(db: DbOrTx) {
+  const announce = (hostnames: string[]) =>
+    hostnames.length > 0
+      ? changesRepository(db).announce({ topic: "hosts", keys: hostnames })
+      : Promise.resolve();
+
+  const get = async (hostname: string): Promise<HostRecord | null> => {
+    const rows = await db.$queryRaw<HostRow[]>(
+      selectHosts(Prisma.sql`h.hostname = ${hostname}`, SORT_SQL.hostname, Prisma.empty),
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  };
+
+  return {
+    /** The cluster capacity: the sum of UP and DRAINING hosts' resources, and how many hosts that is. */
+    async capacity(): Promise<{ hosts: number; capacity: Record<ResourceKind, number> }> {
+      const sum = await db.host.aggregate({
+        where: { state: { in: [...CAPACITY_STATES] } },
+        _count: { _all: true },
+        _sum: { cpu: true, gpu: true, memMb: true, diskMb: true },
+      });
+      return {
+        hosts: sum._count._all,
+        capacity: {
+          cpu: sum._sum.cpu ?? 0,
+          gpu: sum._sum.gpu ?? 0,
+          memory: sum._sum.memMb ?? 0,
+          disk: sum._sum.diskMb ?? 0,
+        },
+      };
+    },
+
+    /** Records a host by hostname; a re-registered agent replaces the old agent id. */
+    async upsert(h: HostUpsert): Promise<void> {
+      const data = {
+        agentId: h.agentId,
+        attributes: h.attributes as Prisma.InputJsonObject,
+        cpu: h.cpu,
+        memMb: h.memMb,
+        diskMb: h.diskMb,
+        gpu: h.gpu,
+        ports: h.ports as Prisma.InputJsonArray,
+        state: h.state,
+        lastSeenAt: new Date(),
+      };
+      await db.host.upsert({
+        where: { hostname: h.hostname },
+        create: { hostname: h.hostname, ...data },
+        update: data,
+      });
+      await announce([h.hostname]);
+    },
+
+    /**
+     * Records hosts the cluster reports as registered, in one statement. A
+     * DOWN host that is back becomes UP; an operator's DRAINING or DRAINED
+     * stays. Returns the hostnames whose row was inserted or changed state.
+     */
+    async recordRegistered(hosts: readonly ClusterHost[]): Promise<string[]> {
+      if (hosts.length === 0) return [];
+      const rows = await db.$queryRaw<{ hostname: string }[]>`
+        INSERT INTO hosts AS h (hostname, agent_id, agent_url, attributes, cpu, mem_mb, disk_mb, gpu,
+                                ports, state, state_since, last_seen_at, updated_at)
+        SELECT u.hostname, u.agent_id, u.agent_url, u.attributes::jsonb, u.cpu, u.mem_mb,
+               u.disk_mb, u.gpu, u.ports::jsonb, 'UP', now(), now(), now()
+        FROM unnest(${hosts.map((h) => h.hostname)}::text[], ${hosts.map((h) => h.agentId)}::text[],
+                    ${hosts.map((h) => h.agentUrl)}::text[],
+                    ${hosts.map((h) => JSON.stringify(h.attributes))}::text[],
+                    ${hosts.map((h) => h.cpu)}::float8[], ${hosts.map((h) => h.memMb)}::float8[],
+                    ${hosts.map((h) => h.diskMb)}::float8[], ${hosts.map((h) => h.gpu)}::float8[],
+                    ${hosts.map((h) => JSON.stringify(h.ports))}::text[])
+          AS u(hostname, agent_id, agent_url, attributes, cpu, mem_mb, disk_mb, gpu, ports)
+        ON CONFLICT (hostname) DO UPDATE SET
+          agent_id = EXCLUDED.agent_id,
+          agent_url = coalesce(EXCLUDED.agent_url, h.agent_url),
+          attributes = EXCLUDED.attributes, cpu = EXCLUDED.cpu, mem_mb = EXCLUDED.mem_mb,
+          disk_mb = EXCLUDED.disk_mb, gpu = EXCLUDED.gpu, ports = EXCLUDED.ports,
+          state = CASE WHEN h.state = 'DOWN' THEN 'UP' ELSE h.state END,
+          state_reason = CASE WHEN h.state = 'DOWN' THEN NULL ELSE h.state_reason END,
+          state_since = CASE WHEN h.state = 'DOWN' THEN now() ELSE h.state_since END,
+          last_seen_at = now(), updated_at = now()
+        RETURNING hostname`;
+      const changed = rows.map((r) => r.hostname);
+      await announce(changed);
+      return changed;
+    },
+
+    /** Marks DOWN the hosts of these agents (lost, removed), with why. Returns their hostnames. */
+    async markAgentsDown(agentIds: readonly string[], reason: string): Promise<string[]> {
+      if (agentIds.length === 0) return [];
+      const rows = await db.$queryRaw<{ hostname: string }[]>`
+        UPDATE hosts SET state = 'DOWN', state_reason = ${reason}, state_since = now(),
+                         updated_at = now()
+        WHERE agent_id = ANY(${[...agentIds]}::text[]) AND state <> 'DOWN'
+        RETURNING hostname`;
+      const hostnames = rows.map((r) => r.hostname);
+      await announce(hostnames);
+      return hostnames;
+    },
+
+    /** Marks DOWN every host that is not among `registered` hostnames (the cluster no longer has it). */
+    async markMissingDown(registered: readonly string[], reason: string): Promise<string[]> {
+      const rows = await db.$queryRaw<{ hostname: string }[]>`
+        UPDATE hosts SET state = 'DOWN', state_reason = ${reason}, state_since = now(),
+                         updated_at = now()
+        WHERE state <> 'DOWN' AND NOT (hostname = ANY(${[...registered]}::text[]))
+        RETURNING hostname`;
+      const hostnames = rows.map((r) => r.hostname);
+      await announce(hostnames);
+      return hostnames;
+    },
+
+    /**
+     * An operator's drain (UP → DRAINING: nothing new is placed there) or
+     * bring-up (DRAINING/DRAINED → UP). Any other starting state is refused
+     * with the state it is in; nothing changes then.
+     */
+    async changeState(
+      hostname: string,
+      to: "DRAINING" | "UP",
+      reason: string,
+    ): Promise<HostStateChange> {
+      const before = await get(hostname);
+      if (before === null) return { ok: false, kind: "not_found" };
+      const from: readonly HostState[] = to === "DRAINING" ? ["UP"] : ["DRAINING", "DRAINED"];
+      if (!from.includes(before.state))
+        return { ok: false, kind: "invalid_state", state: before.state };
+      await db.host.update({
+        where: { hostname },
+        data: { state: to, stateReason: reason, stateSince: new Date() },
+      });
+      await announce([hostname]);
+      const after = await get(hostname);
+      return { ok: true, before, after: after ?? before };
+    },
+
+    /** DRAINING hosts without allocated tasks become DRAINED. Returns their hostnames. */
+    async completeDrains(): Promise<string[]> {
+      const rows = await db.$queryRaw<{ hostname: string }[]>`
+        UPDATE hosts h SET state = 'DRAINED', state_reason = 'no tasks left after the drain',
+                           state_since = now(), updated_at = now()
+        WHERE h.state = 'DRAINING' AND NOT EXISTS (
+          SELECT 1 FROM tasks t
+          WHERE t.hostname = h.hostname AND t.state::text = ANY(${[...ALLOCATING_STATES]}::text[]))
+        RETURNING hostname`;
+      const hostnames = rows.map((r) => r.hostname);
+      await announce(hostnames);
+      return hostnames;
+    },
+
+    get,
+
+    /**
+     * A page of hosts, filtered and sorted on the server, keyset-paginated on
+     * (sort value, hostname): stable under concurrent changes, no OFFSET.
+     */
+    async list(q: HostListQuery): Promise<Page<HostRecord>> {
+      const sort = q.sort ?? "hostname";
+      const desc = q.order === "desc";
+      const sortSql = SORT_SQL[sort];
+      const conditions: Prisma.Sql[] = [Prisma.sql`true`];
+      if (q.states && q.states.length > 0) {
+        conditions.push(Prisma.sql`h.state::text = ANY(${[...q.states]}::text[])`);
+      }
+      if (q.attributes && Object.keys(q.attributes).length > 0) {
+        conditions.push(Prisma.sql`h.attributes @> ${JSON.stringify(q.attributes)}::jsonb`);
+      }
+      if (q.text) conditions.push(Prisma.sql`h.hostname ILIKE ${`%${escapeLike(q.text)}%`}`);
+      const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+      if (cursor) {
+        const cmp = Prisma.raw(desc ? "<" : ">");
+        const value =
+          sort === "hostname"
+            ? Prisma.sql`${cursor.h}`
+            : sort === "state"
+              ? Prisma.sql`${cursor.v}::"HostState"`
+              : sort === "lastSeenAt"
+                ? Prisma.sql`${cursor.v}::timestamptz`
+                : Prisma.sql`${cursor.v}::float8`;
+        const sortCol = Prisma.raw(sort === "state" ? "h.state" : sortSql);
+        conditions.push(Prisma.sql`(${sortCol}, h.hostname) ${cmp} (${value}, ${cursor.h})`);
+      }
+      const dir = desc ? "DESC" : "ASC";
+      const rows = await db.$queryRaw<HostRow[]>(
+        selectHosts(
+          Prisma.join(conditions, " AND "),
+          sortSql,
+          Prisma.sql`ORDER BY ${Prisma.raw(`${sortSql} ${dir}, h.hostname ${dir}`)} LIMIT ${q.limit + 1}`,
+        ),
+      );
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const sortValue = (r: HostRow) =>
+        r.sort_value instanceof Date ? r.sort_value.toISOString() : r.sort_value;
+      return {
+        items: page.map(toRecord),
+        nextCursor:
+          rows.length > q.limit && last
+            ? encodeCursor({ v: sortValue(last), h: last.hostname })
+            : null,
+      };
+    },
+
+    /** Distinct values of one attribute (for the zone filter), most common first. */
+    async attributeValues(name: string, limit = 50): Promise<{ value: string; hosts: number }[]> {
+      const rows = await db.$queryRaw<{ value: string; hosts: number }[]>`
+        SELECT h.attributes ->> ${name} AS value, count(*)::int AS hosts FROM hosts h
+        WHERE h.attributes ? ${name} GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT ${limit}`;
+      return rows;
+    },
+
+    /** Hostnames matching `text`, for the header search. */
+    async search(text: string, limit: number): Promise<{ hostname: string; state: HostState }[]> {
+      return db.host.findMany({
+        where: { hostname: { contains: text, mode: "insensitive" } },
+        select: { hostname: true, state: true },
+        orderBy: { hostname: "asc" },
+        take: limit,
+      });
+    },
+  };
+}

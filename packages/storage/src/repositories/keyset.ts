@@ -1,0 +1,36 @@
+/**
+ * Keyset pagination cursors (libraries.md: never OFFSET on big tables): a
+ * page ends at a row, and the next page starts after that row's sort value
+ * and unique key. The cursor is opaque to clients (base64url JSON).
+ */
+export interface KeysetCursor {
+  /** The last row's sort value (ISO text for times). */
+  v: string | number | null;
+  /** The last row's unique key (the tie-breaker). */
+  k: string | number;
+}
+
+export function encodeKeyset(cursor: KeysetCursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+}
+
+/** The cursor, or undefined when the text is not one of ours (treated as "from the start"). */
+export function decodeKeyset(text: string | null | undefined): KeysetCursor | undefined {
+  if (!text) return undefined;
+  try {
+    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<KeysetCursor>;
+    const validKey = typeof c.k === "string" || typeof c.k === "number";
+    const validValue =
+      c.v === undefined || c.v === null || typeof c.v === "string" || typeof c.v === "number";
+    return validKey && validValue ? { v: c.v ?? null, k: c.k as string | number } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A sort value as the cursor keeps it. */
+export function cursorValue(value: unknown): string | number | null {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "number" || typeof value === "string") return value;
+  return value === null || value === undefined ? null : String(value);
+}

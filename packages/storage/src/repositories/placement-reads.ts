@@ -1,0 +1,132 @@
+/**
+ * What the placement loop reads: the admitted (READY) tasks to place, the
+ * hosts' states and totals, and what already runs where (per job, for
+ * spreading; per task, for TASK label constraints).
+ */
+import type { HostState, ResourceKind, TaskState } from "../records.ts";
+import type { DbOrTx } from "../tx.ts";
+import { ALLOCATING_STATES } from "./allocating-states.ts";
+
+/** A READY task with what placement needs of it. */
+export interface ReadyTaskRow {
+  taskId: string;
+  jobId: string;
+  instanceId: number;
+  runId: number;
+  resources: Record<ResourceKind, number>;
+  /** A DAEMON instance's host. */
+  pinnedHost: string | null;
+  previousHost: string | null;
+  reason: string | null;
+  message: string | null;
+  /** A stateful instance's volume, when it has one (created on an earlier run's host). */
+  volume: { id: string; hostname: string; state: string } | null;
+}
+
+export interface HostFacts {
+  hostname: string;
+  state: HostState;
+  total: Record<ResourceKind, number>;
+  attributes: Record<string, string>;
+}
+
+/** A task holding resources on a host. */
+export interface PlacedTaskRow {
+  hostname: string;
+  jobId: string;
+  instanceId: number;
+}
+
+export function placementReadsRepository(db: DbOrTx) {
+  return {
+    /** READY tasks, higher priority first, then by job and instance (gang members together). */
+    async ready(limit: number): Promise<ReadyTaskRow[]> {
+      const rows = await db.$queryRaw<
+        {
+          task_id: string;
+          job_id: string;
+          instance_id: number;
+          run_id: number;
+          cpu: number;
+          gpu: number;
+          mem: number;
+          disk: number;
+          pinned_host: string | null;
+          previous_host: string | null;
+          reason: string | null;
+          message: string | null;
+          volume_id: string | null;
+          volume_host: string | null;
+          volume_state: string | null;
+        }[]
+      >`
+        SELECT t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id,
+               t.cpu, t.gpu, t.mem_mb AS mem, t.disk_mb AS disk, t.pinned_host, t.previous_host,
+               t.reason, t.message, v.id AS volume_id, v.hostname AS volume_host,
+               v.state::text AS volume_state
+        FROM tasks t
+        LEFT JOIN volumes v ON v.job_id = t.job_id AND v.instance_id = t.instance_id
+                           AND v.state <> 'DELETED'
+        WHERE t.state = 'READY'
+        ORDER BY t.priority DESC, t.job_id, t.instance_id
+        LIMIT ${limit}`;
+      return rows.map((r) => ({
+        taskId: r.task_id,
+        jobId: r.job_id,
+        instanceId: r.instance_id,
+        runId: r.run_id,
+        resources: { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk },
+        pinnedHost: r.pinned_host,
+        previousHost: r.previous_host,
+        reason: r.reason,
+        message: r.message,
+        volume:
+          r.volume_id && r.volume_host
+            ? { id: r.volume_id, hostname: r.volume_host, state: r.volume_state ?? "INITIALIZED" }
+            : null,
+      }));
+    },
+
+    async hostFacts(): Promise<HostFacts[]> {
+      const rows = await db.$queryRaw<
+        {
+          hostname: string;
+          state: HostState;
+          cpu: number;
+          gpu: number;
+          mem: number;
+          disk: number;
+          attributes: Record<string, string>;
+        }[]
+      >`
+        SELECT hostname, state::text AS state, cpu, gpu, mem_mb AS mem, disk_mb AS disk, attributes
+        FROM hosts`;
+      return rows.map((r) => ({
+        hostname: r.hostname,
+        state: r.state,
+        total: { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk },
+        attributes: r.attributes,
+      }));
+    },
+
+    /** How many tasks of these jobs hold resources on each host. */
+    async jobTasksOnHosts(
+      jobIds: readonly string[],
+    ): Promise<{ hostname: string; jobId: string; tasks: number }[]> {
+      if (jobIds.length === 0) return [];
+      return db.$queryRaw`
+        SELECT t.hostname, t.job_id::text AS "jobId", count(*)::int AS tasks FROM tasks t
+        WHERE t.job_id = ANY(${[...jobIds]}::uuid[]) AND t.hostname IS NOT NULL
+          AND t.state::text = ANY(${[...ALLOCATING_STATES] as TaskState[]}::text[])
+        GROUP BY 1, 2`;
+    },
+
+    /** Every task holding resources on a host (their labels count for TASK constraints). */
+    async tasksOnHosts(): Promise<PlacedTaskRow[]> {
+      return db.$queryRaw`
+        SELECT t.hostname, t.job_id::text AS "jobId", t.instance_id AS "instanceId" FROM tasks t
+        WHERE t.hostname IS NOT NULL
+          AND t.state::text = ANY(${[...ALLOCATING_STATES] as TaskState[]}::text[])`;
+    },
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * Reading tasks for people (API, console, CLI): a job's instances page by
+ * page, one instance, why a job's tasks wait (the history is task-history).
+ * Every list is keyset-paginated on an index that starts with the job id, so
+ * a page of a job with a million tasks costs the same as one of a job with ten.
+ */
+import { Prisma } from "../generated/prisma/client.ts";
+import type { GoalState, TaskState } from "../records.ts";
+import type { DbOrTx } from "../tx.ts";
+import { cursorValue, decodeKeyset, encodeKeyset } from "./keyset.ts";
+import type { Page } from "./pool-history.ts";
+
+/** One instance of a job and its current run. */
+export interface TaskRecord {
+  id: string;
+  jobId: string;
+  instanceId: number;
+  runId: number;
+  desiredRun: number;
+  /** The id the cluster knows the current run by; null before its first launch. */
+  clusterTaskId: string | null;
+  state: TaskState;
+  goalState: GoalState;
+  hostname: string | null;
+  agentId: string | null;
+  ports: Record<string, number>;
+  /** Why it is in its state: a code from a closed set, and the sentence the console shows. */
+  reason: string | null;
+  message: string | null;
+  failureCount: number;
+  cpu: number;
+  memMb: number;
+  diskMb: number;
+  gpu: number;
+  priority: number;
+  preemptible: boolean;
+  revocable: boolean;
+  controller: boolean;
+  pinnedHost: string | null;
+  previousHost: string | null;
+  notBefore: Date | null;
+  queuedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export const TASK_SORT_KEYS = ["instance", "state", "host", "startedAt"] as const;
+export type TaskSortKey = (typeof TASK_SORT_KEYS)[number];
+
+export interface TaskListQuery {
+  jobId: string;
+  states?: readonly TaskState[];
+  hostname?: string;
+  /** Instances in [from, to], both included. */
+  instanceFrom?: number;
+  instanceTo?: number;
+  sort?: TaskSortKey;
+  order?: "asc" | "desc";
+  limit: number;
+  cursor?: string | null;
+}
+
+/** Sort keys: the expression, its cast for the cursor, and whether it can be null. */
+const SORT_SQL: Record<TaskSortKey, { expr: string; cast: string; nullable: boolean }> = {
+  instance: { expr: "t.instance_id", cast: "int", nullable: false },
+  state: { expr: "t.state", cast: '"TaskState"', nullable: false },
+  host: { expr: "t.hostname", cast: "text", nullable: true },
+  startedAt: { expr: "t.started_at", cast: "timestamptz", nullable: true },
+};
+
+export const TASK_COLUMNS = Prisma.raw(`
+  t.id::text, t.job_id::text, t.instance_id, t.run_id, t.desired_run, t.mesos_task_id,
+  t.state::text AS state, t.goal_state::text AS goal_state, t.hostname, t.agent_id, t.ports,
+  t.reason, t.message, t.failure_count, t.cpu, t.mem_mb, t.disk_mb, t.gpu, t.priority,
+  t.preemptible, t.revocable, t.controller, t.pinned_host, t.previous_host, t.not_before,
+  t.queued_at, t.created_at, t.updated_at, t.started_at, t.finished_at`);
+
+export interface TaskRow {
+  id: string;
+  job_id: string;
+  instance_id: number;
+  run_id: number;
+  desired_run: number;
+  mesos_task_id: string | null;
+  state: TaskState;
+  goal_state: GoalState;
+  hostname: string | null;
+  agent_id: string | null;
+  ports: Record<string, number>;
+  reason: string | null;
+  message: string | null;
+  failure_count: number;
+  cpu: number;
+  mem_mb: number;
+  disk_mb: number;
+  gpu: number;
+  priority: number;
+  preemptible: boolean;
+  revocable: boolean;
+  controller: boolean;
+  pinned_host: string | null;
+  previous_host: string | null;
+  not_before: Date | null;
+  queued_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  sort_value?: unknown;
+}
+
+export function toTaskRecord(r: TaskRow): TaskRecord {
+  return {
+    id: r.id,
+    jobId: r.job_id,
+    instanceId: r.instance_id,
+    runId: r.run_id,
+    desiredRun: r.desired_run,
+    clusterTaskId: r.mesos_task_id,
+    state: r.state,
+    goalState: r.goal_state,
+    hostname: r.hostname,
+    agentId: r.agent_id,
+    ports: r.ports,
+    reason: r.reason,
+    message: r.message,
+    failureCount: r.failure_count,
+    cpu: r.cpu,
+    memMb: r.mem_mb,
+    diskMb: r.disk_mb,
+    gpu: r.gpu,
+    priority: r.priority,
+    preemptible: r.preemptible,
+    revocable: r.revocable,
+    controller: r.controller,
+    pinnedHost: r.pinned_host,
+    previousHost: r.previous_host,
+    notBefore: r.not_before,
+    queuedAt: r.queued_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+/**
+ * The keyset condition after the cursor row. PostgreSQL sorts nulls last in
+ * ascending order and first in descending order (as the indexes store them),
+ * so a nullable key needs the null group handled on its own.
+ */
+function afterCursor(
+  sort: { expr: string; cast: string; nullable: boolean },
+  desc: boolean,
+  cursor: { v: string | number | null; k: string | number },
+): Prisma.Sql {
+  const cmp = Prisma.raw(desc ? "<" : ">");
+  const expr = Prisma.raw(sort.expr);
+  const instance = Number(cursor.k);
+  if (cursor.v === null) {
+    // Within the null group only the instance orders; past it (descending), every non-null row.
+    const rest = Prisma.sql`(${expr} IS NULL AND t.instance_id ${cmp} ${instance})`;
+    return desc ? Prisma.sql`(${rest} OR ${expr} IS NOT NULL)` : rest;
+  }
+  const value = Prisma.sql`${cursor.v}::${Prisma.raw(sort.cast)}`;
+  const after = Prisma.sql`(${expr}, t.instance_id) ${cmp} (${value}, ${instance})`;
+  if (!sort.nullable) return after;
+  return desc ? after : Prisma.sql`(${after} OR ${expr} IS NULL)`;
+}
+
+export function taskReadsRepository(db: DbOrTx) {
+  return {
+    /** A page of a job's instances, filtered and sorted on the server. */
+    async list(q: TaskListQuery): Promise<Page<TaskRecord>> {
+      const sortKey = q.sort ?? "instance";
+      const sort = SORT_SQL[sortKey];
+      const desc = (q.order ?? "asc") === "desc";
+      const where: Prisma.Sql[] = [Prisma.sql`t.job_id = ${q.jobId}::uuid`];
+      // One state is an equality, so the (job, state, instance) index also gives the order.
+      if (q.states?.length === 1) where.push(Prisma.sql`t.state = ${q.states[0]}::"TaskState"`);
+      else if (q.states?.length)
+        where.push(Prisma.sql`t.state = ANY(${[...q.states]}::"TaskState"[])`);
+      if (q.hostname) where.push(Prisma.sql`t.hostname = ${q.hostname}`);
+      if (q.instanceFrom !== undefined) where.push(Prisma.sql`t.instance_id >= ${q.instanceFrom}`);
+      if (q.instanceTo !== undefined) where.push(Prisma.sql`t.instance_id <= ${q.instanceTo}`);
+      const cursor = decodeKeyset(q.cursor);
+      if (cursor) where.push(afterCursor(sort, desc, cursor));
+      const dir = desc ? "DESC" : "ASC";
+      // The index order (nulls last ascending, first descending), so a page is an index range.
+      const order = `${sort.expr} ${dir}, t.instance_id ${dir}`;
+      const rows = await db.$queryRaw<TaskRow[]>`
+        SELECT ${TASK_COLUMNS}, ${Prisma.raw(sort.expr)} AS sort_value FROM tasks t
+        WHERE ${Prisma.join(where, " AND ")}
+        ORDER BY ${Prisma.raw(order)}
+        LIMIT ${q.limit + 1}`;
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map(toTaskRecord),
+        nextCursor:
+          rows.length > q.limit && last
+            ? encodeKeyset({ v: cursorValue(last.sort_value), k: last.instance_id })
+            : null,
+      };
+    },
+
+    async get(jobId: string, instanceId: number): Promise<TaskRecord | null> {
+      const rows = await db.$queryRaw<TaskRow[]>`
+        SELECT ${TASK_COLUMNS} FROM tasks t
+        WHERE t.job_id = ${jobId}::uuid AND t.instance_id = ${instanceId}`;
+      return rows[0] ? toTaskRecord(rows[0]) : null;
+    },
+
+    /**
+     * Why a job's tasks still wait (PENDING or READY), by reason: how many,
+     * and the message of the first in line (each task's own says its place).
+     */
+    async waitingReasons(
+      jobId: string,
+    ): Promise<{ reason: string | null; message: string | null; tasks: number }[]> {
+      return db.$queryRaw`
+        SELECT t.reason, (array_agg(t.message ORDER BY t.instance_id))[1] AS message,
+               count(*)::int AS tasks
+        FROM tasks t WHERE t.job_id = ${jobId}::uuid AND t.state IN ('PENDING', 'READY')
+        GROUP BY t.reason ORDER BY count(*) DESC LIMIT 10`;
+    },
+  };
+}

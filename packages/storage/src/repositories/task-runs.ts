@@ -1,0 +1,141 @@
+/**
+ * Task rows as the job manager decides on them: what a status update finds
+ * by its cluster task id, and the tasks whose state and intent disagree
+ * (a goal to reach, a restart asked for, a new run due, a kill to re-send).
+ */
+import { Prisma } from "../generated/prisma/client.ts";
+import type { GoalState, TaskState } from "../records.ts";
+import type { DbOrTx } from "../tx.ts";
+
+/** What a goal-state decision reads about a task's current run. */
+export interface TaskRunRow {
+  taskId: string;
+  jobId: string;
+  instanceId: number;
+  runId: number;
+  desiredRun: number;
+  state: TaskState;
+  goalState: GoalState;
+  failureCount: number;
+  reason: string | null;
+  clusterTaskId: string | null;
+  hostname: string | null;
+  agentId: string | null;
+  notBefore: Date | null;
+  updatedAt: Date;
+}
+
+const COLUMNS = Prisma.raw(`
+  t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id, t.desired_run,
+  t.state::text AS state, t.goal_state::text AS goal_state, t.failure_count, t.reason,
+  t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at`);
+
+interface Row {
+  task_id: string;
+  job_id: string;
+  instance_id: number;
+  run_id: number;
+  desired_run: number;
+  state: TaskState;
+  goal_state: GoalState;
+  failure_count: number;
+  reason: string | null;
+  mesos_task_id: string | null;
+  hostname: string | null;
+  agent_id: string | null;
+  not_before: Date | null;
+  updated_at: Date;
+}
+
+const toRun = (r: Row): TaskRunRow => ({
+  taskId: r.task_id,
+  jobId: r.job_id,
+  instanceId: r.instance_id,
+  runId: r.run_id,
+  desiredRun: r.desired_run,
+  state: r.state,
+  goalState: r.goal_state,
+  failureCount: r.failure_count,
+  reason: r.reason,
+  clusterTaskId: r.mesos_task_id,
+  hostname: r.hostname,
+  agentId: r.agent_id,
+  notBefore: r.not_before,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * A task whose state and intent disagree and on which the job manager can
+ * act now: it should be stopped (not yet ended) or deleted, a restart was
+ * asked for, a new run waits to be queued, or a service's run ended. Runs
+ * waiting on the cluster (LAUNCHING, a kill sent) are left out: their next
+ * status update brings them back to a decision.
+ */
+const NEEDS_A_DECISION = Prisma.sql`(
+  (t.state NOT IN ('LAUNCHING', 'KILLING', 'PREEMPTING') AND (
+    (t.goal_state = 'KILLED' AND t.state NOT IN ('SUCCEEDED', 'FAILED', 'KILLED', 'DELETED'))
+    OR (t.goal_state = 'DELETED' AND t.state <> 'DELETED')
+    OR t.desired_run > t.run_id))
+  OR t.state = 'INITIALIZED'
+  OR (t.goal_state = 'RUNNING' AND t.state IN ('SUCCEEDED', 'FAILED', 'LOST', 'KILLED')))`;
+
+export function taskRunsRepository(db: DbOrTx) {
+  return {
+    /** The current runs these cluster task ids belong to (an id of an older run finds nothing). */
+    async byClusterIds(ids: readonly string[]): Promise<TaskRunRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.$queryRaw<Row[]>`
+        SELECT ${COLUMNS} FROM tasks t WHERE t.mesos_task_id = ANY(${[...ids]}::text[])`;
+      return rows.map(toRun);
+    },
+
+    async byIds(ids: readonly string[]): Promise<TaskRunRow[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.$queryRaw<Row[]>`
+        SELECT ${COLUMNS} FROM tasks t WHERE t.id = ANY(${[...ids]}::uuid[])`;
+      return rows.map(toRun);
+    },
+
+    /** The tasks of these jobs that need a goal-state decision (at most `limit`). */
+    async needingDecision(jobIds: readonly string[], limit: number): Promise<TaskRunRow[]> {
+      if (jobIds.length === 0) return [];
+      const rows = await db.$queryRaw<Row[]>`
+        SELECT ${COLUMNS} FROM tasks t
+        WHERE t.job_id = ANY(${[...jobIds]}::uuid[]) AND ${NEEDS_A_DECISION}
+        LIMIT ${limit}`;
+      return rows.map(toRun);
+    },
+
+    /** New runs whose backoff has passed (or that have none): to be queued. */
+    async dueToQueue(now: Date, limit: number): Promise<TaskRunRow[]> {
+      const rows = await db.$queryRaw<Row[]>`
+        SELECT ${COLUMNS} FROM tasks t
+        WHERE t.state = 'INITIALIZED' AND (t.not_before IS NULL OR t.not_before <= ${now})
+        LIMIT ${limit}`;
+      return rows.map(toRun);
+    },
+
+    /** When the next new run's backoff ends (null when none waits). */
+    async nextNotBefore(): Promise<Date | null> {
+      const rows = await db.$queryRaw<{ at: Date | null }[]>`
+        SELECT min(not_before) AS at FROM tasks WHERE state = 'INITIALIZED'`;
+      return rows[0]?.at ?? null;
+    },
+
+    /**
+     * Runs stuck in a state that waits for the cluster: a kill not yet
+     * confirmed, a launch not yet reported, since before `before`.
+     */
+    async waitingOnCluster(
+      states: readonly TaskState[],
+      before: Date,
+      limit: number,
+    ): Promise<TaskRunRow[]> {
+      const rows = await db.$queryRaw<Row[]>`
+        SELECT ${COLUMNS} FROM tasks t
+        WHERE t.state = ANY(${[...states]}::"TaskState"[]) AND t.updated_at < ${before}
+        ORDER BY t.updated_at LIMIT ${limit}`;
+      return rows.map(toRun);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { Prisma } from "../generated/prisma/client.ts";
+import type { NewTask, PoolUsage, ResourceKind, TaskState } from "../records.ts";
+import type { DbOrTx } from "../tx.ts";
+import { ALLOCATING_STATES } from "./allocating-states.ts";
+
+const zero = (): Record<ResourceKind, number> => ({ cpu: 0, gpu: 0, memory: 0, disk: 0 });
+
+/** Tasks: one row per job instance (its current run). */
+export function tasksRepository(db: DbOrTx) {
+  return {
+    /**
+     * Inserts many tasks in one statement: one array parameter per column,
+     * unnested server-side. This is the hot path when a big job is created
+     * (libraries.md: never row-at-a-time inserts), and it keeps the statement
+     * size independent of the batch size.
+     */
+    async insertMany(tasks: readonly NewTask[]): Promise<number> {
+      if (tasks.length === 0) return 0;
+      const cols = {
+        jobId: [] as string[],
+        instanceId: [] as number[],
+        state: [] as string[],
+        goalState: [] as string[],
+        priority: [] as number[],
+        preemptible: [] as boolean[],
+        revocable: [] as boolean[],
+        controller: [] as boolean[],
+        pinnedHost: [] as (string | null)[],
+        cpu: [] as number[],
+        memMb: [] as number[],
+        diskMb: [] as number[],
+        gpu: [] as number[],
+      };
+      for (const t of tasks) {
+        cols.jobId.push(t.jobId);
+        cols.instanceId.push(t.instanceId);
+        cols.state.push(t.state);
+        cols.goalState.push(t.goalState);
+        cols.priority.push(t.priority);
+        cols.preemptible.push(t.preemptible);
+        cols.revocable.push(t.revocable ?? false);
+        cols.controller.push(t.controller ?? false);
+        cols.pinnedHost.push(t.pinnedHost ?? null);
+        cols.cpu.push(t.cpu);
+        cols.memMb.push(t.memMb);
+        cols.diskMb.push(t.diskMb);
+        cols.gpu.push(t.gpu);
+      }
+      return db.$executeRaw`
+        INSERT INTO tasks (id, job_id, instance_id, state, goal_state, priority, preemptible,
+                           revocable, controller, pinned_host, cpu, mem_mb, disk_mb, gpu,
+                           queued_at, updated_at)
+        SELECT gen_random_uuid(), u.job_id, u.instance_id, u.state::"TaskState",
+               u.goal_state::"GoalState", u.priority, u.preemptible, u.revocable, u.controller,
+               u.pinned_host, u.cpu, u.mem_mb, u.disk_mb, u.gpu,
+               CASE WHEN u.state = 'PENDING' THEN now() END, now()
+        FROM unnest(${cols.jobId}::uuid[], ${cols.instanceId}::int[], ${cols.state}::text[],
+                    ${cols.goalState}::text[], ${cols.priority}::int[], ${cols.preemptible}::bool[],
+                    ${cols.revocable}::bool[], ${cols.controller}::bool[], ${cols.pinnedHost}::text[],
+                    ${cols.cpu}::float8[], ${cols.memMb}::float8[], ${cols.diskMb}::float8[],
+                    ${cols.gpu}::float8[])
+          AS u(job_id, instance_id, state, goal_state, priority, preemptible, revocable, controller,
+               pinned_host, cpu, mem_mb, disk_mb, gpu)`;
+    },
+
+    /**
+     * The first event of tasks just inserted: the job's listed instances, or
+     * all of its tasks; one statement reading the new rows, however many.
+     */
+    async recordCreated(
+      jobId: string,
+      instances: readonly number[] | "all",
+      event: { source: string; reason: string; message: string },
+    ): Promise<number> {
+      const which =
+        instances === "all"
+          ? Prisma.sql`TRUE`
+          : Prisma.sql`t.instance_id = ANY(${[...instances]}::int[])`;
+      return db.$executeRaw`
+        INSERT INTO task_events (task_id, job_id, instance_id, run_id, previous_state, state,
+                                 source, reason, message, at)
+        SELECT t.id, t.job_id, t.instance_id, t.run_id, NULL, t.state, ${event.source},
+               ${event.reason}, ${event.message}, t.created_at
+        FROM tasks t WHERE t.job_id = ${jobId}::uuid AND ${which}`;
+    },
+
+    /**
+     * Demand (PENDING tasks) and allocation (admitted through running) per
+     * pool, split into non-revocable and revocable: the entitlement
+     * calculator's inputs.
+     */
+    async usageByPool(): Promise<PoolUsage[]> {
+      const rows = await db.$queryRaw<
+        {
+          pool_id: string;
+          allocated: boolean;
+          revocable: boolean;
+          cpu: number;
+          gpu: number;
+          mem: number;
+          disk: number;
+        }[]
+      >`
+        SELECT j.pool_id::text AS pool_id, t.state <> 'PENDING' AS allocated, t.revocable,
+               sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
+               sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk
+        FROM tasks t JOIN jobs j ON j.id = t.job_id
+        WHERE t.state::text = ANY(${["PENDING", ...ALLOCATING_STATES]}::text[])
+        GROUP BY 1, 2, 3`;
+      const byPool = new Map<string, PoolUsage>();
+      for (const r of rows) {
+        let u = byPool.get(r.pool_id);
+        if (!u) {
+          u = {
+            poolId: r.pool_id,
+            demand: zero(),
+            allocation: zero(),
+            slackDemand: zero(),
+            slackAllocation: zero(),
+          };
+          byPool.set(r.pool_id, u);
+        }
+        const target = r.allocated
+          ? r.revocable
+            ? u.slackAllocation
+            : u.allocation
+          : r.revocable
+            ? u.slackDemand
+            : u.demand;
+        target.cpu += r.cpu;
+        target.gpu += r.gpu;
+        target.memory += r.mem;
+        target.disk += r.disk;
+      }
+      return [...byPool.values()];
+    },
+
+    async countByState(): Promise<Partial<Record<TaskState, number>>> {
+      const groups = await db.task.groupBy({ by: ["state"], _count: { _all: true } });
+      return Object.fromEntries(groups.map((g) => [g.state, g._count._all]));
+    },
+  };
+}
+
+export type TasksRepository = ReturnType<typeof tasksRepository>;

@@ -1,0 +1,53 @@
+/**
+ * Persistent volumes of stateful instances (one per instance): pinned to a
+ * host when the instance is first placed, CREATED once the launch that
+ * creates it went out; every later run of the instance mounts it there.
+ */
+import type { DbOrTx } from "../tx.ts";
+import { changesRepository } from "./changes.ts";
+
+export interface VolumePin {
+  id: string;
+  jobId: string;
+  instanceId: number;
+  taskId: string;
+  hostname: string;
+  agentId: string;
+  sizeMb: number;
+  containerPath: string;
+}
+
+export function volumesRepository(db: DbOrTx) {
+  return {
+    /** Records where new volumes live (state INITIALIZED until the launch creates them). */
+    async pin(volumes: readonly VolumePin[]): Promise<void> {
+      if (volumes.length === 0) return;
+      await db.$executeRaw`
+        INSERT INTO volumes (id, job_id, instance_id, task_id, hostname, agent_id, size_mb,
+                             container_path, state, updated_at)
+        SELECT u.id, u.job_id, u.instance_id, u.task_id, u.hostname, u.agent_id, u.size_mb,
+               u.container_path, 'INITIALIZED', now()
+        FROM unnest(${volumes.map((v) => v.id)}::text[], ${volumes.map((v) => v.jobId)}::uuid[],
+                    ${volumes.map((v) => v.instanceId)}::int[], ${volumes.map((v) => v.taskId)}::uuid[],
+                    ${volumes.map((v) => v.hostname)}::text[], ${volumes.map((v) => v.agentId)}::text[],
+                    ${volumes.map((v) => v.sizeMb)}::float8[],
+                    ${volumes.map((v) => v.containerPath)}::text[])
+          AS u(id, job_id, instance_id, task_id, hostname, agent_id, size_mb, container_path)
+        ON CONFLICT (job_id, instance_id) DO UPDATE SET
+          hostname = EXCLUDED.hostname, agent_id = EXCLUDED.agent_id, updated_at = now()
+        WHERE volumes.state = 'INITIALIZED'`;
+      await changesRepository(db).announce({
+        topic: "volumes",
+        keys: volumes.map((v) => v.id),
+      });
+    },
+
+    async markCreated(ids: readonly string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.$executeRaw`
+        UPDATE volumes SET state = 'CREATED', updated_at = now()
+        WHERE id = ANY(${[...ids]}::text[]) AND state = 'INITIALIZED'`;
+      await changesRepository(db).announce({ topic: "volumes", keys: [...ids] });
+    },
+  };
+}
