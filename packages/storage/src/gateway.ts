@@ -11,6 +11,7 @@ import { placementReadsRepository } from "./repositories/placement-reads.ts";
 import { poolHistoryRepository } from "./repositories/pool-history.ts";
 import { poolsRepository } from "./repositories/pools.ts";
 import { preemptionsRepository } from "./repositories/preemptions/index.ts";
+import { preemptorReadsRepository } from "./repositories/preemptor-reads.ts";
 import { taskChangesRepository } from "./repositories/task-changes.ts";
 import { taskHistoryRepository } from "./repositories/task-history.ts";
 import { taskIntentsRepository } from "./repositories/task-intents.ts";
@@ -40,6 +41,7 @@ function repositories(db: DbOrTx) {
     cluster: clusterIdentityRepository(db),
     hosts: hostsRepository(db),
     preemptions: preemptionsRepository(db),
+    preemptorReads: preemptorReadsRepository(db),
     overview: overviewRepository(db),
     audit: auditRepository(db),
     changes: changesRepository(db),

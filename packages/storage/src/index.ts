@@ -86,8 +86,13 @@ export {
   type PreemptionRecord,
   type PreemptionRecordOutcome,
   type PreemptionVictim,
+  type RescheduledRun,
   type ResourceClass,
 } from "./repositories/preemptions/types.ts";
+export type {
+  JobAvailabilityRow,
+  PreemptorTaskRow,
+} from "./repositories/preemptor-reads.ts";
 export type {
   TaskChange,
   TaskChangesOutcome,

@@ -187,6 +187,13 @@ describe("recordMany", () => {
     ]);
     expect(outcome.stale).toEqual([]);
     expect(outcome.recorded.map((r) => r.taskId)).toEqual([running.id, ready.id]);
+    // What the caller adds to the job's task counts in the same transaction.
+    expect(outcome.countDeltas).toEqual([
+      { jobId: running.jobId, state: "RUNNING", delta: -1 },
+      { jobId: running.jobId, state: "PREEMPTING", delta: 1 },
+      { jobId: running.jobId, state: "READY", delta: -1 },
+      { jobId: running.jobId, state: "PENDING", delta: 1 },
+    ]);
 
     const tasks = await sql<{ id: string; state: string; reason: string; message: string }>(
       "SELECT id::text, state::text, reason, message FROM tasks WHERE id = ANY($1::uuid[]) ORDER BY instance_id",
@@ -624,5 +631,82 @@ describe("markRescheduled", () => {
     const [k, s] = await Promise.all(recorded.map((r) => gateway.preemptions.get(r.id)));
     expect(k?.rescheduled).toEqual({ at: minutes(4), runId: 2 });
     expect(s?.rescheduled).toEqual({ at: minutes(3), runId: 1 });
+  });
+});
+
+describe("markRescheduledMany", () => {
+  it("marks only the victims among many runs that reached RUNNING, in one statement", async () => {
+    const w = await world();
+    const [killed, , sentBack, never] = w.etl as [Task, Task, Task, Task];
+    const { recorded } = await record(gateway, [
+      row(killed, minutes(1), w.pools["/a/y"]),
+      row(sentBack, minutes(1), w.pools["/a/y"]),
+    ]);
+    const marked = await gateway.transaction((tx) =>
+      tx.preemptions.markRescheduledMany([
+        { taskId: killed.id, runId: 1, at: minutes(2) }, // the killed run itself: not back
+        { taskId: sentBack.id, runId: 1, at: minutes(3) },
+        { taskId: never.id, runId: 1, at: minutes(3) }, // never preempted
+        { taskId: w.web[0]!.id, runId: 2, at: minutes(3) },
+      ]),
+    );
+    expect(marked).toBe(1);
+    const [k, s] = await Promise.all(recorded.map((r) => gateway.preemptions.get(r.id)));
+    expect(k?.rescheduled).toBeNull();
+    expect(s?.rescheduled).toEqual({ at: minutes(3), runId: 1 });
+    expect(await gateway.transaction((tx) => tx.preemptions.markRescheduledMany([]))).toBe(0);
+  });
+});
+
+describe("preemptorReads", () => {
+  it("reads every waiting or allocating task with its job and pool, pool by pool", async () => {
+    const w = await world();
+    const rows = await gateway.preemptorReads.tasks();
+    // Every state of the world is PENDING or allocating (PLACING included).
+    expect(rows.map((r) => `${r.jobName}/${r.instanceId} ${r.state}`).sort()).toEqual([
+      "etl/0 RUNNING",
+      "etl/1 RUNNING",
+      "etl/2 READY",
+      "etl/3 RUNNING",
+      "web/0 RUNNING",
+      "web/1 PLACING",
+    ]);
+    const etl0 = rows.find((r) => r.taskId === w.etl[0]!.id)!;
+    expect(etl0).toMatchObject({
+      jobId: w.etl[0]!.jobId,
+      poolId: w.pools["/a/x"].id,
+      runId: 1,
+      priority: 1,
+      preemptible: true,
+      revocable: false,
+      controller: false,
+      resources: { cpu: 2, gpu: 0, memory: 256, disk: 0 },
+      startedAt: null,
+      clusterTaskId: null,
+    });
+    expect(etl0.queuedAt).toBeInstanceOf(Date);
+    // Grouped by pool: the engine walks a pool's tasks together.
+    const poolOrder = rows.map((r) => r.poolId).filter((p, i, all) => p !== all[i - 1]);
+    expect(new Set(poolOrder).size).toBe(poolOrder.length);
+
+    // A victim moved out of the allocating states and PENDING is no longer read.
+    await record(gateway, [row(w.etl[0]!, minutes(1), w.pools["/a/y"])]);
+    const after = await gateway.preemptorReads.tasks();
+    expect(after.find((r) => r.taskId === w.etl[0]!.id)?.state).toBe("PREEMPTING");
+  });
+
+  it("counts a job's instances against those running (its task counts)", async () => {
+    const w = await world();
+    await gateway.jobs.addTaskCounts([
+      { jobId: w.etl[0]!.jobId, state: "RUNNING", delta: 3 },
+      { jobId: w.etl[0]!.jobId, state: "READY", delta: 1 },
+    ]);
+    expect(await gateway.preemptorReads.availability([w.etl[0]!.jobId, w.web[0]!.jobId])).toEqual(
+      expect.arrayContaining([
+        { jobId: w.etl[0]!.jobId, instanceCount: 4, running: 3 },
+        { jobId: w.web[0]!.jobId, instanceCount: 2, running: 0 },
+      ]),
+    );
+    expect(await gateway.preemptorReads.availability([])).toEqual([]);
   });
 });

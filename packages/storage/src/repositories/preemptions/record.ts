@@ -7,7 +7,7 @@ import type { DbOrTx } from "../../tx.ts";
 import { changesRepository } from "../changes.ts";
 import { COUNT_PERIODS } from "./counts.ts";
 import { poolKeysOf } from "./filters.ts";
-import type { NewPreemption, PreemptionRecordOutcome } from "./types.ts";
+import type { NewPreemption, PreemptionRecordOutcome, RescheduledRun } from "./types.ts";
 
 /** task_events.source of the events recordMany writes. */
 export const PREEMPTOR_SOURCE = "PREEMPTOR";
@@ -75,6 +75,26 @@ function columns(rows: readonly NewPreemption[]) {
 }
 
 export function preemptionWrites(db: DbOrTx) {
+  async function markRescheduledMany(runs: readonly RescheduledRun[]): Promise<number> {
+    if (runs.length === 0) return 0;
+    const marked = await db.$queryRaw<{ id: string; task_key: string }[]>`
+      UPDATE preemptions p
+      SET rescheduled_at = r.at, rescheduled_run_id = r.run_id
+      FROM unnest(${runs.map((r) => r.taskId)}::uuid[], ${runs.map((r) => r.runId)}::int[],
+                  ${runs.map((r) => r.at)}::timestamptz[]) AS r(task_id, run_id, at)
+      WHERE p.victim_task_id = r.task_id AND p.rescheduled_at IS NULL AND p.at <= r.at
+        AND CASE WHEN p.victim_state_after = 'PENDING' THEN p.victim_run_id <= r.run_id
+                 ELSE p.victim_run_id < r.run_id END
+      RETURNING p.id::text, p.victim_job_id::text || '/' || p.victim_instance_id AS task_key`;
+    if (marked.length > 0) {
+      await changesRepository(db).announce(
+        { topic: "preemptions", keys: marked.map((m) => m.id) },
+        { topic: "tasks", keys: [...new Set(marked.map((m) => m.task_key))] },
+      );
+    }
+    return marked.length;
+  }
+
   return {
     /**
      * Records one decision per victim **and moves the victim into it**, in
@@ -109,7 +129,7 @@ export function preemptionWrites(db: DbOrTx) {
           "preemptions.recordMany must run inside a transaction (gateway.transaction)",
         );
       }
-      if (rows.length === 0) return { recorded: [], stale: [] };
+      if (rows.length === 0) return { recorded: [], stale: [], countDeltas: [] };
       const ids = rows.map((r) => r.victim.taskId);
       if (new Set(ids).size !== ids.length) {
         throw new Error("preemptions.recordMany: a task is a victim at most once per call");
@@ -203,6 +223,7 @@ export function preemptionWrites(db: DbOrTx) {
       return {
         recorded: recorded.map((r) => ({ id: r.id, taskId: r.task_id })),
         stale,
+        countDeltas: countDeltasOf(written),
       };
     },
 
@@ -214,22 +235,32 @@ export function preemptionWrites(db: DbOrTx) {
      * the transaction that records the RUNNING state.
      */
     async markRescheduled(taskId: string, runId: number, at: Date): Promise<number> {
-      const marked = await db.$queryRaw<{ id: string; task_key: string }[]>`
-        UPDATE preemptions
-        SET rescheduled_at = ${at}, rescheduled_run_id = ${runId}
-        WHERE victim_task_id = ${taskId}::uuid AND rescheduled_at IS NULL AND at <= ${at}
-          AND CASE WHEN victim_state_after = 'PENDING' THEN victim_run_id <= ${runId}
-                   ELSE victim_run_id < ${runId} END
-        RETURNING id::text, victim_job_id::text || '/' || victim_instance_id AS task_key`;
-      if (marked.length > 0) {
-        await changesRepository(db).announce(
-          { topic: "preemptions", keys: marked.map((m) => m.id) },
-          { topic: "tasks", keys: [...new Set(marked.map((m) => m.task_key))] },
-        );
-      }
-      return marked.length;
+      return markRescheduledMany([{ taskId, runId, at }]);
     },
+
+    /**
+     * `markRescheduled` for many runs in one statement: the job manager
+     * passes every run a batch of status updates brought to RUNNING, and
+     * only the victims among them are marked (an indexed look-up by task).
+     */
+    markRescheduledMany,
   };
+}
+
+/** What the recorded victims' moves do to their jobs' task counts. */
+function countDeltasOf(written: readonly NewPreemption[]): PreemptionRecordOutcome["countDeltas"] {
+  const byKey = new Map<string, { jobId: string; state: TaskState; delta: number }>();
+  const add = (jobId: string, state: TaskState, delta: number) => {
+    const key = `${jobId} ${state}`;
+    const d = byKey.get(key);
+    if (d) d.delta += delta;
+    else byKey.set(key, { jobId, state, delta });
+  };
+  for (const r of written) {
+    add(r.victim.jobId, r.victim.state, -1);
+    add(r.victim.jobId, r.victim.stateAfter, +1);
+  }
+  return [...byKey.values()].filter((d) => d.delta !== 0);
 }
 
 async function staleOutcomes(

@@ -143,6 +143,19 @@ export interface PreemptionRecordOutcome {
     expected: { state: TaskState; runId: number };
     actual: { state: TaskState; runId: number } | null;
   }[];
+  /**
+   * Per job and state, how many recorded victims left (−) or entered (+) it:
+   * what the caller adds to the jobs' task counts in the same transaction
+   * (`jobs.addTaskCounts`, as the task writer does for its own moves).
+   */
+  countDeltas: { jobId: string; state: TaskState; delta: number }[];
+}
+
+/** A victim's task reached RUNNING in this run at this time (it came back). */
+export interface RescheduledRun {
+  taskId: string;
+  runId: number;
+  at: Date;
 }
 
 /** Preemptions per pool and time bucket, by side. */
