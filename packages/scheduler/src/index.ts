@@ -43,6 +43,15 @@ export {
   type TaskFacts,
   type VictimFacts,
 } from "./preemption/row.ts";
+export {
+  DEFAULT_PREEMPTION_MIN_INTERVAL_MS,
+  DEFAULT_PREEMPTION_PERIOD_MS,
+  DEFAULT_SUSTAINED_PERIODS,
+  type PreemptorCycle,
+  PreemptorLoop,
+  type PreemptorLoopOptions,
+  type PreemptorTuning,
+} from "./resmgr/preemptor-loop.ts";
 export * from "./respool/index.ts";
 export { LeaderElection, type LeaderElectionOptions } from "./runtime/leader.ts";
 export { createLogger, type Logger, silentLogger } from "./runtime/logger.ts";

@@ -1,10 +1,12 @@
 /**
  * The leader's scheduling loops around one task writer, and what wakes them:
  *
- *   announcements (LISTEN) ── jobs ──▶ goal states (intent moved?) + admission
- *                          ── pools ─▶ admission
+ *   announcements (LISTEN) ── jobs ──▶ goal states (intent moved?) + admission + preemptor
+ *                          ── pools ─▶ admission + preemptor (at most every 2 s)
  *                          ── hosts ─▶ goal states (daemons follow drains; at most once a second)
  *   host manager: hosts recorded or gone ─▶ goal states (daemons) + admission + placement
+ *                                           + preemptor
+ *   preemptor: victims recorded ─▶ kills sent (Killer); sent back to PENDING ─▶ admission
  *   task writer commits ── into PENDING / out of an allocating state ─▶ admission
  *                       ── into READY ─▶ placement
  *                       ── into INITIALIZED (a new run) ─▶ goal states
@@ -17,6 +19,11 @@ import type { ChangeListener, StorageGateway, TaskChange } from "@peloton/storag
 import type { HostAdapter, StatusHandler } from "../hostmgr/host-adapter.ts";
 import { PlacementLoop, type PlacementLoopOptions } from "../placement/placement-loop.ts";
 import { AdmissionLoop } from "../resmgr/admission-loop.ts";
+import {
+  PreemptorLoop,
+  type PreemptorLoopOptions,
+  type PreemptorTuning,
+} from "../resmgr/preemptor-loop.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { SchedulerLoop } from "../runtime/loop.ts";
 import { GoalStateLoop, type GoalStateLoopOptions } from "./goal-state-loop.ts";
@@ -36,6 +43,8 @@ export interface JobManagerTuning {
     >
   >;
   goalState?: Partial<Pick<GoalStateLoopOptions, "periodMs" | "fullScanMs" | "clusterTimeoutMs">>;
+  /** The preemptor's period and sustained count; `enabled: false` runs none. */
+  preemption?: PreemptorTuning & Pick<PreemptorLoopOptions, "onCycle"> & { enabled?: boolean };
 }
 
 export interface JobManagerOptions extends JobManagerTuning {
@@ -54,6 +63,8 @@ export class JobManager {
   readonly goalStates: GoalStateLoop;
   readonly admission: AdmissionLoop;
   readonly placement: PlacementLoop;
+  /** Undefined when preemption is turned off. */
+  readonly preemptor: PreemptorLoop | undefined;
   private readonly killer: Killer;
   private unsubscribe: (() => void) | undefined;
 
@@ -103,6 +114,18 @@ export class JobManager {
       log,
       ...opts.placement,
     });
+    const { enabled = true, ...preemption } = opts.preemption ?? {};
+    this.preemptor = enabled
+      ? new PreemptorLoop({
+          gateway,
+          writer: this.writer,
+          configs: this.configs,
+          log,
+          kill: (orders) => this.killer.send(orders),
+          onSentBack: () => this.admission.kick(),
+          ...preemption,
+        })
+      : undefined;
     this.writer.onWritten((applied) => this.react(applied));
   }
 
@@ -111,6 +134,7 @@ export class JobManager {
     this.goalStates.noteHosts();
     this.admission.kick();
     this.placement.kick();
+    this.preemptor?.kick();
   }
 
   /** The host manager's status handler. */
@@ -124,6 +148,7 @@ export class JobManager {
       this.goalStates,
       this.admission,
       this.placement,
+      ...(this.preemptor ? [this.preemptor] : []),
       {
         name: "announcements",
         start: () => this.listen(),
@@ -142,9 +167,12 @@ export class JobManager {
         case "jobs":
           this.goalStates.noteJobs(change.keys);
           this.admission.kick();
+          this.preemptor?.kick();
           break;
         case "pools":
+          // A pool edited, or usage moved (a task entered PENDING, one stopped holding).
           this.admission.kick();
+          this.preemptor?.kick();
           break;
         case "hosts":
           // An operator's drain or bring-up arrives this way (tasks landing on hosts too).

@@ -28,6 +28,7 @@ import { EVENT_SOURCES } from "./event-sources.ts";
 import { type DriveStart, driveTask, type KillOrder, startOf } from "./goal-state.ts";
 import type { JobConfigs } from "./job-configs.ts";
 import type { TaskWriter } from "./task-writer.ts";
+import { markVictimsBack } from "./victims-back.ts";
 
 export interface StatusUpdatesOptions {
   gateway: StorageGateway;
@@ -117,7 +118,11 @@ export class StatusUpdates {
         ...new Set(todo.map((u) => u.taskId)),
       ]);
       const plan = await this.decide(todo, rows);
-      const outcome = await this.opts.writer.write({ changes: plan.changes });
+      const outcome = await this.opts.writer.write({
+        changes: plan.changes,
+        // A preemption victim whose run reached RUNNING came back: marked in the same transaction.
+        ...(plan.changes.length > 0 ? { alongside: markVictimsBack } : {}),
+      });
       for (const o of plan.orphans) this.opts.kill(o);
       if (plan.kills.length > 0) this.opts.onKills?.(plan.kills);
       if (outcome.missed.length === 0) return;

@@ -26,8 +26,11 @@ export interface WriteOutcome {
 
 export interface WriteRequest {
   changes: readonly TaskChange[];
-  /** Other writes that must commit with these changes. */
-  alongside?: (tx: Repositories) => Promise<void>;
+  /**
+   * Other writes that must commit with these changes; `applied` are those of
+   * this request's changes that found their row as expected.
+   */
+  alongside?: (tx: Repositories, applied: readonly TaskChange[]) => Promise<void>;
 }
 
 interface Pending {
@@ -168,7 +171,12 @@ export class TaskWriter {
           const result = await tx.taskChanges.apply(changes);
           const jobs = await tx.jobs.addTaskCounts(result.countDeltas);
           await tx.jobs.writeStates(jobStateWrites(jobs, this.now()));
-          for (const p of batch) await p.request.alongside?.(tx);
+          const moved = new Set(result.applied);
+          for (const p of batch)
+            await p.request.alongside?.(
+              tx,
+              p.request.changes.filter((c) => moved.has(c)),
+            );
           await tx.changes.announce(...announcementsOf(result.applied));
           return { applied: result.applied, missed: result.missed };
         });

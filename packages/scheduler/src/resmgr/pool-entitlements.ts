@@ -6,10 +6,10 @@
  * tick, so entitlements follow every change (a job submitted, a task ended,
  * a pool edited, a host gone) and the period.
  */
-import { isLeafPool, listPools, type Resources } from "@peloton/engine";
+import { type EntitlementResult, isLeafPool, listPools, type Resources } from "@peloton/engine";
 import type { Repositories } from "@peloton/storage";
 import { calculateSnapshot, numbersOf } from "../respool/entitlements.ts";
-import { loadPoolSnapshot } from "../respool/snapshot.ts";
+import { loadPoolSnapshot, type PoolSnapshot } from "../respool/snapshot.ts";
 
 export interface LeafPoolNumbers {
   poolId: string;
@@ -25,7 +25,14 @@ export async function leafPoolNumbers(
   repos: Pick<Repositories, "pools" | "hosts" | "tasks">,
 ): Promise<Map<string, LeafPoolNumbers>> {
   const snapshot = await loadPoolSnapshot(repos);
-  const result = calculateSnapshot(snapshot);
+  return leafPoolNumbersOf(snapshot, calculateSnapshot(snapshot));
+}
+
+/** The same from a snapshot and its entitlements (pure). */
+export function leafPoolNumbersOf(
+  snapshot: PoolSnapshot,
+  result: EntitlementResult,
+): Map<string, LeafPoolNumbers> {
   const out = new Map<string, LeafPoolNumbers>();
   for (const node of listPools(snapshot.tree)) {
     const r = node.record;

@@ -56,14 +56,19 @@ async function storedPools(repo: Repositories["pools"]): Promise<readonly PoolRe
   return pools;
 }
 
-/** Reads the parts (in parallel) and assembles them. */
+/**
+ * Reads the parts (in parallel) and assembles them. A caller that already
+ * read the tasks (the preemptor: one read for usage and candidates alike)
+ * passes the usage it computed from them.
+ */
 export async function loadPoolSnapshot(
   repos: Pick<Repositories, "pools" | "hosts" | "tasks">,
+  opts: { usage?: readonly PoolUsage[] } = {},
 ): Promise<PoolSnapshot> {
   const [pools, cluster, usage, jobs] = await Promise.all([
     storedPools(repos.pools),
     repos.hosts.capacity(),
-    repos.tasks.usageByPool(),
+    opts.usage ?? repos.tasks.usageByPool(),
     repos.pools.jobCounts(),
   ]);
   return snapshotOf({ pools, capacity: cluster.capacity, hosts: cluster.hosts, usage, jobs });
