@@ -27,7 +27,6 @@ import {
   preemptionPoolsOf,
 } from "@peloton/engine";
 import type {
-  ChangeListener,
   NewPreemption,
   PreemptionRecordOutcome,
   PreemptorTaskRow,
