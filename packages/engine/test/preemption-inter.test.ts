@@ -274,6 +274,32 @@ describe("who it was for, and at which level", () => {
     );
   });
 
+  it("a pool admitted up to its entitlement whose tasks wait for a host benefits: it waits for their room", () => {
+    //   /a  over: allocation 8 > entitlement 4
+    //   /b  allocation 4 = entitlement 4, all of it admitted and unplaced (no host free)
+    const c = cycle({
+      pools: [
+        leaf("/a").entitled({ cpu: 4 }).allocated({ cpu: 8 }),
+        leaf("/b").entitled({ cpu: 4 }).allocated({ cpu: 4 }).unplaced({ cpu: 4 }),
+        leaf("/c").entitled({ cpu: 4 }).allocated({ cpu: 4 }),
+      ],
+      tasks: [running("t").in("/a").cpu(4)],
+    });
+    const d = c.decision("t");
+    if (d.kind !== "INTER_POOL") throw new Error("inter-pool expected");
+    // It holds nothing on hosts and waits for its 4 admitted cores; /c waits for nothing.
+    expect(d.beneficiaries).toEqual([
+      expect.objectContaining({
+        pool: "/b",
+        level: "/",
+        allocation: expect.objectContaining({ cpu: 0 }),
+        demand: expect.objectContaining({ cpu: 4 }),
+        entitlement: expect.objectContaining({ cpu: 4 }),
+      }),
+    ]);
+    expect(describePreemption(d)).toMatch(/while \/b waited for 4 cores, decided at \//);
+  });
+
   it("a pool waiting only for kinds not in excess does not benefit", () => {
     const c = cycle({
       pools: [

@@ -18,11 +18,11 @@ import { OverAllocationPeriods } from "../src/resmgr/over-allocation-periods.ts"
 import type { LeafPoolNumbers } from "../src/resmgr/pool-entitlements.ts";
 import {
   availabilityOf,
+  enginePools,
   jobsWithBudgets,
   preemptorSnapshot,
   usageOf,
   waitingGangs,
-  withoutLeaving,
 } from "../src/resmgr/preemptor-input.ts";
 
 const T0 = new Date("2026-11-23T12:00:00Z");
@@ -126,7 +126,7 @@ describe("allocation less what kills in flight give back", () => {
       task("a", 3, "PREEMPTING", { revocable: true }),
     ];
     const pools = [pool("/a", 2, 4), { ...pool("/b", 2, 2) }];
-    const out = withoutLeaving(
+    const out = enginePools(
       [{ ...pools[0]!, slackAllocation: cpu(1) }, pools[1]!],
       rows,
       new Map([["pool-a", "/a"]]),
@@ -134,6 +134,19 @@ describe("allocation less what kills in flight give back", () => {
     expect(out[0]!.allocation.cpu).toBe(1);
     expect(out[0]!.slackAllocation.cpu).toBe(0);
     expect(out[1]).toEqual(pools[1]);
+  });
+
+  it("says what a pool's admitted tasks wait a host for (READY, PLACING, PLACED)", () => {
+    const rows = [
+      task("a", 0, "READY"),
+      task("a", 1, "PLACED", { resources: cpu(2) }),
+      task("a", 2, "LAUNCHING"),
+      task("a", 3, "READY", { revocable: true }),
+    ];
+    const [a] = enginePools([pool("/a", 8, 5)], rows, new Map([["pool-a", "/a"]]));
+    expect(a!.allocation.cpu).toBe(5);
+    expect(a!.unplaced?.cpu).toBe(3);
+    expect(a!.slackUnplaced?.cpu).toBe(1);
   });
 
   it("then decides no second victim for an excess already being given back", () => {

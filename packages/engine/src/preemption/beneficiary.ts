@@ -1,12 +1,18 @@
 /**
  * Who a preemption is for (the console's "who preempted whom, at which
  * level"): the pools whose demand is unmet while their allocation is below
- * their entitlement, in a kind the victim's pool holds too much of. The
+ * their entitlement, or whose admitted tasks wait for a host, in a kind the
+ * victim's pool holds too much of. The
  * level is the lowest common ancestor of the two pools: the parent whose
  * division of its entitlement moved resources from one side to the other.
  */
 import { RESOURCE_KINDS } from "../resources/kinds.ts";
-import { amountLessOrEqual, type Resources } from "../resources/resources.ts";
+import {
+  addResources,
+  amountLessOrEqual,
+  type Resources,
+  subtractResources,
+} from "../resources/resources.ts";
 import { parentPath, ROOT_PATH } from "../respool/path.ts";
 import type { PreemptionPool } from "./input.ts";
 
@@ -20,9 +26,34 @@ export interface Beneficiary {
   readonly pool: string;
   /** Where the fairness decision happened: the lowest common ancestor of both pools. */
   readonly level: string;
+  /** What it waits for: admission (PENDING), or a host (admitted, not placed). */
   readonly demand: Resources;
+  /** What it holds on hosts (its admitted, unplaced tasks are in `demand`). */
   readonly allocation: Resources;
   readonly entitlement: Resources;
+}
+
+/**
+ * A waiting pool's numbers as its beneficiary record shows them: what it
+ * holds on hosts, and what it waits for — admission (demand) or a host (its
+ * admitted, unplaced tasks).
+ */
+function waitingNumbers(
+  p: PreemptionPool,
+  cls: ResourceClass,
+): { allocation: Resources; entitlement: Resources; demand: Resources } {
+  const n = poolNumbers(p, cls);
+  const unplaced = unplacedOf(p, cls);
+  if (unplaced === undefined) return n;
+  return {
+    allocation: subtractResources(n.allocation, unplaced),
+    entitlement: n.entitlement,
+    demand: addResources(n.demand, unplaced),
+  };
+}
+
+function unplacedOf(p: PreemptionPool, cls: ResourceClass): Resources | undefined {
+  return cls === "NON_SLACK" ? p.unplaced : p.slackUnplaced;
 }
 
 /** A pool's numbers for one resource class. */
@@ -73,11 +104,14 @@ export class WaitingPools {
     const waiting: Waiting[] = [];
     for (const pool of pools) {
       const { allocation, entitlement, demand } = poolNumbers(pool, cls);
+      const unplaced = unplacedOf(pool, cls);
       let kinds = 0;
       RESOURCE_KINDS.forEach((k, i) => {
         const wants = !amountLessOrEqual(demand[k], 0);
         const below = !amountLessOrEqual(entitlement[k], allocation[k]);
-        if (wants && below) kinds |= 1 << i;
+        // Admitted within its entitlement, but no host free: it waits for the victims' room.
+        const placing = unplaced !== undefined && !amountLessOrEqual(unplaced[k], 0);
+        if ((wants && below) || placing) kinds |= 1 << i;
       });
       if (kinds !== 0) waiting.push({ pool, kinds });
     }
@@ -109,7 +143,7 @@ export class WaitingPools {
         const path = w.pool.path;
         if (path === victimPool || named.has(path) || (w.kinds & bits) === 0) continue;
         named.add(path);
-        out.push({ pool: path, level: a, ...poolNumbers(w.pool, this.cls) });
+        out.push({ pool: path, level: a, ...waitingNumbers(w.pool, this.cls) });
       }
     }
     return out;

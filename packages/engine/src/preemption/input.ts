@@ -18,6 +18,14 @@ export interface PreemptionPool {
   /** Non-revocable tasks waiting for admission. */
   readonly demand: Resources;
   readonly slackDemand: Resources;
+  /**
+   * The part of `allocation` admitted but not on a host yet (READY, PLACING):
+   * those tasks wait for what a victim frees, so their pool benefits even
+   * when admission has already brought it up to its entitlement. Absent: none.
+   */
+  readonly unplaced?: Resources;
+  /** The same of `slackAllocation`. */
+  readonly slackUnplaced?: Resources;
 }
 
 export interface PreemptionTask {

@@ -46,6 +46,10 @@ export function validatePreemptionInput(input: PreemptionInput): PreemptionInput
     if (paths.has(p.path)) errors.push({ code: "DUPLICATE_POOL", pool: p.path });
     paths.add(p.path);
     for (const f of POOL_FIELDS) amountErrors("pool", p.path, f, p[f], errors);
+    for (const f of ["unplaced", "slackUnplaced"] as const) {
+      const v = p[f];
+      if (v !== undefined) amountErrors("pool", p.path, f, v, errors);
+    }
   }
   for (const g of input.waiting ?? []) {
     if (!paths.has(g.pool)) {

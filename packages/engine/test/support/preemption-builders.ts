@@ -49,8 +49,14 @@ export class LeafBuilder {
   slackDemand(v: Partial<Resources>): this {
     return this.set("slackDemand", v);
   }
+  /** Of the allocation, admitted tasks waiting for a host. */
+  unplaced(v: Partial<Resources>): this {
+    this.extra.unplaced = toResources(v);
+    return this;
+  }
+  private readonly extra: { unplaced?: Resources } = {};
   build(): PreemptionPool {
-    return { path: this.path, ...structuredClone(this.r) };
+    return { path: this.path, ...structuredClone(this.r), ...structuredClone(this.extra) };
   }
 }
 

@@ -6,7 +6,8 @@
  *                                 counts it: PENDING is demand, the
  *                                 allocating states allocation)
  *   leaf pools' numbers ───────▶ the engine's pools, with what kills in
- *                                 flight give back taken off their allocation
+ *                                 flight give back taken off their allocation,
+ *                                 and what admitted tasks wait a host for
  *   READY / PLACING / RUNNING ─▶ the candidates
  *   PENDING, as admission's gangs, in its drain order ─▶ the waiting gangs
  *   jobs whose SLA caps how many instances may be down ─▶ their budgets
@@ -89,35 +90,50 @@ export function usageOf(rows: readonly PreemptorTaskRow[]): PoolUsage[] {
   return [...byPool.values()];
 }
 
+/** Admitted, not on a host yet: part of the allocation, waiting for room. */
+export const UNPLACED_STATES: readonly TaskState[] = ["READY", "PLACING", "PLACED"];
+
+interface PoolExtras {
+  leaving: Record<keyof Resources, number>;
+  slackLeaving: Record<keyof Resources, number>;
+  unplaced: Record<keyof Resources, number>;
+  slackUnplaced: Record<keyof Resources, number>;
+}
+
 /**
  * The leaf pools as the engine takes them (from `preemptionPoolsOf`), with
- * what leaving tasks hold taken off their allocation.
+ * what leaving tasks hold taken off their allocation, and what their
+ * admitted tasks still wait a host for (`unplaced`: such a pool benefits from
+ * a preemption though admission already brought it up to its entitlement).
  */
-export function withoutLeaving(
+export function enginePools(
   pools: readonly PreemptionPool[],
   rows: readonly PreemptorTaskRow[],
   pathOf: ReadonlyMap<string, string>,
 ): PreemptionPool[] {
-  const leaving = new Map<string, { nonSlack: Resources; slack: Resources }>();
+  const extras = new Map<string, PoolExtras>();
   for (const r of rows) {
-    if (!LEAVING_STATES.includes(r.state)) continue;
+    const leaving = LEAVING_STATES.includes(r.state);
+    if (!leaving && !UNPLACED_STATES.includes(r.state)) continue;
     const path = pathOf.get(r.poolId);
     if (path === undefined) continue;
-    let l = leaving.get(path);
-    if (!l) {
-      l = { nonSlack: zero(), slack: zero() };
-      leaving.set(path, l);
+    let e = extras.get(path);
+    if (!e) {
+      e = { leaving: zero(), slackLeaving: zero(), unplaced: zero(), slackUnplaced: zero() };
+      extras.set(path, e);
     }
-    addInto(r.revocable ? l.slack : l.nonSlack, r.resources);
+    if (leaving) addInto(r.revocable ? e.slackLeaving : e.leaving, r.resources);
+    else addInto(r.revocable ? e.slackUnplaced : e.unplaced, r.resources);
   }
-  if (leaving.size === 0) return [...pools];
   return pools.map((p) => {
-    const l = leaving.get(p.path);
-    if (!l) return p;
+    const e = extras.get(p.path);
+    if (!e) return p;
     return {
       ...p,
-      allocation: subtractResources(p.allocation, l.nonSlack),
-      slackAllocation: subtractResources(p.slackAllocation, l.slack),
+      allocation: subtractResources(p.allocation, e.leaving),
+      slackAllocation: subtractResources(p.slackAllocation, e.slackLeaving),
+      unplaced: e.unplaced,
+      slackUnplaced: e.slackUnplaced,
     };
   });
 }
@@ -195,7 +211,7 @@ export function preemptorSnapshot(parts: SnapshotParts): PreemptorSnapshot {
   }
   return {
     input: {
-      pools: withoutLeaving(parts.pools, parts.rows, pathOf),
+      pools: enginePools(parts.pools, parts.rows, pathOf),
       tasks: candidates,
       jobs: parts.availability,
       waiting: waitingGangs(pending, parts.leaves, parts.configs),

@@ -46,7 +46,7 @@ import { leafPoolNumbersOf } from "./pool-entitlements.ts";
 import {
   availabilityOf,
   jobsWithBudgets,
-  type PreemptorInput,
+  type PreemptorSnapshot,
   preemptorSnapshot,
   usageOf,
 } from "./preemptor-input.ts";
@@ -70,7 +70,8 @@ export interface PreemptorCycle {
   readonly at: Date;
   /** This cycle started a period (inter-pool preemption may happen). */
   readonly counting: boolean;
-  readonly input: PreemptorInput;
+  /** What the engine was asked on, and the facts of every task read. */
+  readonly snapshot: PreemptorSnapshot;
   readonly overAllocationCounts: Readonly<Record<string, number>>;
   readonly sustainedCount: number;
   readonly result: Extract<PreemptionResult, { ok: true }>;
@@ -220,7 +221,7 @@ export class PreemptorLoop implements SchedulerLoop {
     this.opts.onCycle?.({
       at,
       counting: step.counting,
-      input: snapshot.input,
+      snapshot,
       overAllocationCounts: step.overAllocationCounts,
       sustainedCount: step.sustainedCount,
       result,

@@ -9,6 +9,7 @@ import type { AgentSpec, MesosSim, MesosSimOptions } from "@peloton/mesos";
 import type { StorageGateway } from "@peloton/storage";
 import { expect, inject } from "vitest";
 import { createJob } from "../../src/jobmgr/create-job.ts";
+import type { JobManagerTuning } from "../../src/jobmgr/job-manager.ts";
 import { type SchedulerRuntime, startScheduler } from "../../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./cluster.ts";
 import { sql } from "./db.ts";
@@ -18,11 +19,12 @@ export interface System {
   runtime: SchedulerRuntime;
 }
 
-/** mesos-sim with these agents and the leader's loops on short periods. */
+/** mesos-sim with these agents and the leader's loops on short periods (`tuning` adds to them). */
 export async function startSystem(
   gateway: StorageGateway,
   agents: AgentSpec[],
   simOpts: MesosSimOptions = {},
+  tuning: JobManagerTuning = {},
 ): Promise<System> {
   const sim = await testSim({ agents, ...simOpts });
   const runtime = startScheduler({
@@ -37,6 +39,7 @@ export async function startSystem(
       admissionPeriodMs: 200,
       placement: { periodMs: 200 },
       goalState: { periodMs: 200, clusterTimeoutMs: 3_000 },
+      ...tuning,
     },
   });
   onCleanup(() => runtime.stop());
