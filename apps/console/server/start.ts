@@ -22,7 +22,13 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
-import { agentsFromArgument, type BootedSystem, bootSystem, StartupError } from "@peloton/api/boot";
+import {
+  agentsFromArgument,
+  type BootedSystem,
+  bootSystem,
+  preemptionFromEnv,
+  StartupError,
+} from "@peloton/api/boot";
 import { buildIsStale } from "./build-freshness.ts";
 
 const consoleDir = resolve(import.meta.dirname, "..");
@@ -70,6 +76,7 @@ async function main(): Promise<void> {
       demo: process.env.PELOTON_DEMO !== "0",
       log,
       masterUrl: process.env.MESOS_MASTER_URL,
+      preemption: preemptionFromEnv(process.env),
       sim: {
         sandboxDir: simDir,
         agents: agentsFromArgument(process.env.PELOTON_SIM_AGENTS),

@@ -3,5 +3,6 @@ export {
   agentsFromArgument,
   type BootedSystem,
   bootSystem,
+  preemptionFromEnv,
   StartupError,
 } from "@peloton/scheduler/boot";

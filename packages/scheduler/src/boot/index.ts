@@ -19,9 +19,11 @@ import { type OpenedDatabase, openDatabase } from "@peloton/storage/bootstrap";
 import { ensureRootPool, seedDemoData } from "../demo/seed.ts";
 import { createLogger, type Logger } from "../runtime/logger.ts";
 import { type SchedulerRuntime, startScheduler } from "../runtime/scheduler.ts";
+import type { PreemptionSettings } from "./preemption-settings.ts";
 
 export { agentsFromArgument } from "@peloton/mesos";
 export { StartupError } from "@peloton/storage/bootstrap";
+export { type PreemptionSettings, preemptionFromEnv } from "./preemption-settings.ts";
 
 export interface SimBootOptions {
   /** Where sandboxes and volumes go (kept across restarts). */
@@ -45,6 +47,8 @@ export interface BootOptions {
   masterUrl?: string | undefined;
   sim?: SimBootOptions;
   logger?: Logger;
+  /** The preemptor's period and sustained count (`preemptionFromEnv`); `enabled: false` runs none. */
+  preemption?: PreemptionSettings;
 }
 
 export interface BootedSystem {
@@ -101,6 +105,7 @@ export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
         .filter(Boolean),
       log: opts.logger ?? createLogger(),
       ...(opts.sim?.fast ? { hostManager: { hostRefreshMs: 1_000 }, drainPeriodMs: 1_000 } : {}),
+      ...(opts.preemption ? { jobManager: { preemption: opts.preemption } } : {}),
     });
     if (sim !== undefined) {
       // In-process cluster: the console's first page shows its hosts.
