@@ -3,6 +3,7 @@ import { configToForm, SERIES_RANGES, type SeriesRange } from "@peloton/api/sche
 import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { PoolPreemptions } from "@/components/preemptions/pool-preemptions";
 import { Card } from "@/components/ui/card";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { PageTabList } from "@/components/ui/page-tabs";
@@ -21,7 +22,7 @@ import { KindPanel } from "./kind-panel";
 import { PoolForm } from "./pool-form";
 import { PoolHistory } from "./pool-history";
 
-const TABS = ["overview", "edit", "history"] as const;
+const TABS = ["overview", "edit", "history", "preemptions"] as const;
 type Tab = (typeof TABS)[number];
 
 function Select<T extends string>({
@@ -55,7 +56,11 @@ function Select<T extends string>({
   );
 }
 
-/** `/pools/<path>`: one pool's numbers and why, over time, its changes, and its edit form. */
+/**
+ * `/pools/<path>`: one pool's numbers and why, over time, its changes, its
+ * edit form, and the preemptions that took from it, gave to it or moved
+ * within it.
+ */
 export function PoolPage({
   initial,
   initialHistory,
@@ -182,6 +187,13 @@ export function PoolPage({
 
         <Tabs.Content forceMount value="history" className="data-[state=inactive]:hidden pt-4">
           <PoolHistory path={path} initial={initialHistory} />
+        </Tabs.Content>
+
+        {/* Mounted when shown: its counts and list are read only for those who look. */}
+        <Tabs.Content value="preemptions" className="pt-4">
+          <Card title="Preemptions">
+            <PoolPreemptions path={path} />
+          </Card>
         </Tabs.Content>
       </Tabs.Root>
     </div>
