@@ -1,11 +1,10 @@
 /**
- * What the browser tests expect to see: written by serve.ts (the cluster, the
- * preemption history) and global-setup.ts (the work submitted to it), read by
- * the specs.
+ * What the browser tests expect to see: written by serve.ts (the cluster) and
+ * global-setup.ts (the real preemptions it caused, the work submitted to
+ * it), read by the specs.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ScenarioOutcome } from "../../packages/scheduler/test/support/preemption-scenario.ts";
 import type { PreemptionRecord } from "../../packages/storage/src/index.ts";
 
 /** What a preemption spec checks of one recorded preemption (JSON: times as ISO text). */
@@ -35,14 +34,12 @@ export interface PreemptionFact {
 }
 
 /**
- * The preemption history the specs follow: the on-call journey's victim
- * (one that came back), a killed one, an intra-pool one, and every row's
- * pool, so a spec can be pointed at real preemptions by writing this part
- * of the fixture from them.
+ * The real preemptions the specs follow (preemption-journey.ts makes them
+ * before the backlog): an inter-pool victim that came back — the on-call
+ * journey's — an intra-pool one, and every row of the journey's pool.
  */
 export interface PreemptionsFixture {
   cameBack: PreemptionFact;
-  killed: PreemptionFact;
   intra: PreemptionFact;
   all: {
     id: string;
@@ -80,13 +77,12 @@ function fact(p: PreemptionRecord): PreemptionFact {
 }
 
 export function preemptionFixture(
-  s: ScenarioOutcome,
+  chosen: { cameBack: PreemptionRecord; intra: PreemptionRecord },
   all: readonly PreemptionRecord[],
 ): PreemptionsFixture {
   return {
-    cameBack: fact(s.cameBack),
-    killed: fact(s.killed),
-    intra: fact(s.intra),
+    cameBack: fact(chosen.cameBack),
+    intra: fact(chosen.intra),
     all: all.map((p) => ({
       id: p.id,
       kind: p.kind,

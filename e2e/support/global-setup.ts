@@ -1,13 +1,16 @@
 /**
- * Before the specs: the backlog (workload.ts) submitted through the API the
- * console and the CLI use, then a wait until the scheduler has settled it —
- * what fits runs, the rest waits with its reason — so that every spec starts
- * from the same picture. Runs after Playwright's web server is up.
+ * Before the specs, through the API the console and the CLI use: real
+ * preemptions on the idle cluster (preemption-journey.ts: the running
+ * preemptor takes tasks back, and they come back), then the backlog
+ * (workload.ts) and a wait until the scheduler has settled it — what fits
+ * runs, the rest waits with its reason — so that every spec starts from the
+ * same picture. Runs after Playwright's web server is up.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import type { FullConfig } from "@playwright/test";
 import { createApiClient } from "../../packages/cli/src/api-client.ts";
 import { type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
+import { preemptionJourney } from "./preemption-journey.ts";
 import { BACKLOG, backlogYaml } from "./workload.ts";
 
 /** States a task passes through on its way to RUNNING: none may be left when settled. */
@@ -18,6 +21,7 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   const baseUrl = config.projects[0]?.use.baseURL;
   if (!baseUrl) throw new Error("playwright.config.ts names no baseURL");
   const api = createApiClient(baseUrl);
+  const preemptions = await preemptionJourney(api);
   const backlogJobs: E2eFixture["backlogJobs"] = [];
   for (const [pool, instances, cpu] of BACKLOG) {
     const created = await api.jobs.create.mutate({ pool, yaml: backlogYaml(pool, instances, cpu) });
@@ -38,7 +42,11 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
       const fixture = JSON.parse(readFileSync(FIXTURE_FILE, "utf8")) as E2eFixture;
       writeFileSync(
         FIXTURE_FILE,
-        JSON.stringify({ ...fixture, backlogJobs, jobs: s.jobs, tasks: s.tasks }, null, 2),
+        JSON.stringify(
+          { ...fixture, preemptions, backlogJobs, jobs: s.jobs, tasks: s.tasks },
+          null,
+          2,
+        ),
       );
       console.log(`e2e workload settled: ${picture}`);
       return;

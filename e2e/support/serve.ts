@@ -1,11 +1,11 @@
 /**
  * Playwright's web server: a scratch database (on DATABASE_URL's server, or a
- * fresh embedded PostgreSQL) with the demo pools and a preemption history,
- * then the console through the same launcher as `npm start` — scheduler
- * included — with its in-process mesos-sim running a small known cluster
- * (E2E_AGENTS) on a known port, so specs can make agents come and go. The
- * work the specs find running is submitted by global-setup.ts through the
- * API. Everything is dropped when Playwright stops it.
+ * fresh embedded PostgreSQL) with the demo pools, then the console through
+ * the same launcher as `npm start` — scheduler and preemptor included — with
+ * its in-process mesos-sim running a small known cluster (E2E_AGENTS) on a
+ * known port, so specs can make agents come and go. The preemptions and the
+ * work the specs find are made by global-setup.ts through the API.
+ * Everything is dropped when Playwright stops it.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,11 +13,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { bootSystem } from "../../packages/api/src/server/boot.ts";
-import { actOnJob } from "../../packages/scheduler/src/index.ts";
-import { preemptionScenario } from "../../packages/scheduler/test/support/preemption-scenario.ts";
 import { openGateway } from "../../packages/storage/src/index.ts";
 import { createScratchDatabase } from "../../packages/storage/test/support/scratch-database.ts";
-import { E2E_AGENTS, type E2eFixture, FIXTURE_FILE, preemptionFixture } from "./fixture.ts";
+import { E2E_AGENTS, type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 
@@ -33,28 +31,6 @@ const booted = await bootSystem({
 // Known contents beyond the demo pools. The work the specs find running is not
 // made here: global-setup.ts submits it through the API once the scheduler runs.
 const gateway = openGateway(db.url, { max: 2 });
-// A preemption history on the data so far: two cycles decided by the engine on
-// the demo tree and the E2E cluster's capacity, recorded with recordMany, one
-// victim brought back through the host manager's status writes.
-const sum = (pick: (a: (typeof E2E_AGENTS)[number]) => number) =>
-  E2E_AGENTS.reduce((total, a) => total + pick(a), 0);
-const history = await preemptionScenario(gateway, db.url, {
-  now: new Date(),
-  capacity: {
-    cpu: sum((a) => a.resources.cpus),
-    memory: sum((a) => a.resources.mem),
-    disk: sum((a) => a.resources.disk),
-    gpu: sum((a) => (a.resources as { gpus?: number }).gpus ?? 0),
-  },
-  hostname: E2E_AGENTS[1]!.hostname,
-});
-// The history's jobs are the past: stopped with the intent a user's stop writes
-// (the API's own action), so the scheduler finds them ending, not running
-// behind its back on hosts that never heard of them.
-for (const j of (await gateway.jobs.list({ limit: 500 })).items) {
-  const stopped = await actOnJob(gateway, j.id, { kind: "stop" }, "e2e");
-  if (!stopped.ok) throw new Error(`could not stop ${j.name}: ${stopped.failure.kind}`);
-}
 // A host the cluster lost before this run: its agent is not in E2E_AGENTS, so it stays DOWN.
 await gateway.hosts.upsert({
   hostname: "e2e-lost-0",
@@ -69,9 +45,8 @@ await gateway.hosts.upsert({
 });
 const summary = await gateway.overview.clusterSummary();
 const allPools = await gateway.pools.listAll();
-const recorded = await gateway.preemptions.list({ limit: 500 });
 await gateway.close();
-const fixture: Omit<E2eFixture, "backlogJobs" | "jobs" | "tasks"> = {
+const fixture: Omit<E2eFixture, "backlogJobs" | "jobs" | "tasks" | "preemptions"> = {
   pools: summary.pools,
   poolPaths: allPools.filter((p) => p.parentId).map((p) => p.path),
   // The sim's agents register UP before the console serves its first page.
@@ -82,7 +57,6 @@ const fixture: Omit<E2eFixture, "backlogJobs" | "jobs" | "tasks"> = {
   },
   simUrl: `http://127.0.0.1:${await freePort()}`,
   databaseUrl: db.url,
-  preemptions: preemptionFixture(history, recorded.items),
 };
 mkdirSync(dirname(FIXTURE_FILE), { recursive: true });
 writeFileSync(FIXTURE_FILE, JSON.stringify(fixture, null, 2));
@@ -106,6 +80,10 @@ const server = spawn(
       PELOTON_SIM_PORT: new URL(fixture.simUrl).port,
       PELOTON_SIM_DIR: simDir,
       PELOTON_SIM_FAST: "1",
+      // Preemption within seconds, not half a minute: a pool over its entitlement
+      // for 3 periods of 1 s gives back (the journey in preemption-journey.ts).
+      PELOTON_PREEMPTION_PERIOD_SECONDS: "1",
+      PELOTON_PREEMPTION_SUSTAINED_PERIODS: "3",
     },
     stdio: "inherit",
   },
