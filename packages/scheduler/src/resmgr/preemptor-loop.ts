@@ -116,7 +116,9 @@ export class PreemptorLoop implements SchedulerLoop {
       name: this.name,
       periodMs,
       log: opts.log,
-      tick: () => this.tick(),
+      tick: async () => {
+        await this.cycle();
+      },
     });
   }
 
@@ -147,7 +149,8 @@ export class PreemptorLoop implements SchedulerLoop {
     return this.periods.current();
   }
 
-  private async tick(): Promise<void> {
+  /** One cycle now (the loop's tick): read, decide, record, kill. Null when the input was refused. */
+  async cycle(): Promise<PreemptorCycle | null> {
     const { gateway, configs, log } = this.opts;
     const at = this.now();
     this.lastTickAt = at.getTime();
@@ -180,7 +183,7 @@ export class PreemptorLoop implements SchedulerLoop {
         { errors: result.errors.map(describePreemptionInputError) },
         "preemption input refused; no preemption this cycle",
       );
-      return;
+      return null;
     }
     const newRows = result.decisions.map((d) => rowOf(d, snapshot.tasks, snapshot.poolIds, at));
     const decided = performance.now();
@@ -218,7 +221,7 @@ export class PreemptorLoop implements SchedulerLoop {
         },
         "tasks preempted",
       );
-    this.opts.onCycle?.({
+    const cycle: PreemptorCycle = {
       at,
       counting: step.counting,
       snapshot,
@@ -228,7 +231,9 @@ export class PreemptorLoop implements SchedulerLoop {
       rows: newRows,
       outcome,
       ms,
-    });
+    };
+    this.opts.onCycle?.(cycle);
+    return cycle;
   }
 
   /**
