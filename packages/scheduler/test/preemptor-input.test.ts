@@ -12,7 +12,7 @@ import {
   type PreemptionPool,
   zeroResources,
 } from "@peloton/engine";
-import type { PreemptorTaskRow, TaskState } from "@peloton/storage";
+import type { PoolStateUsage, PreemptorTaskRow, TaskState } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
 import { OverAllocationPeriods } from "../src/resmgr/over-allocation-periods.ts";
 import type { LeafPoolNumbers } from "../src/resmgr/pool-entitlements.ts";
@@ -20,6 +20,7 @@ import {
   availabilityOf,
   enginePools,
   jobsWithBudgets,
+  poolsToRead,
   preemptorSnapshot,
   usageOf,
   waitingGangs,
@@ -54,10 +55,33 @@ function task(
     queuedAt: at(seq),
     clusterTaskId: state === "RUNNING" ? `${jobId}-${instanceId}-1` : null,
     agentId: state === "RUNNING" ? "agent-1" : null,
-    reason: null,
-    message: null,
     ...over,
   };
+}
+
+/** The usage read (per pool, state and class) as PostgreSQL aggregates these task rows. */
+function aggregate(rows: readonly PreemptorTaskRow[]): PoolStateUsage[] {
+  const out = new Map<string, PoolStateUsage>();
+  for (const r of rows) {
+    const key = `${r.poolId} ${r.state} ${r.revocable}`;
+    let u = out.get(key);
+    if (!u) {
+      u = {
+        poolId: r.poolId,
+        state: r.state,
+        revocable: r.revocable,
+        tasks: 0,
+        resources: zeroResources(),
+        minPreemptiblePriority: null,
+      };
+      out.set(key, u);
+    }
+    u.tasks++;
+    for (const k of ["cpu", "gpu", "memory", "disk"] as const) u.resources[k] += r.resources[k];
+    if (r.preemptible)
+      u.minPreemptiblePriority = Math.min(u.minPreemptiblePriority ?? Infinity, r.priority);
+  }
+  return [...out.values()];
 }
 
 const leaf = (id: string, path: string, entitlement: number): LeafPoolNumbers => ({
@@ -88,7 +112,7 @@ const config = (c: Partial<JobConfigInput> = {}) =>
     ...c,
   });
 
-describe("usage from the one read", () => {
+describe("usage from the aggregate read", () => {
   it("counts PENDING as demand and every allocating state as allocation, revocable apart", () => {
     const rows = [
       task("a", 0, "PENDING"),
@@ -98,7 +122,7 @@ describe("usage from the one read", () => {
       task("b", 0, "RUNNING", { revocable: true, poolId: "pool-b" }),
       task("b", 1, "PENDING", { revocable: true, poolId: "pool-b" }),
     ];
-    expect(usageOf(rows)).toEqual([
+    expect(usageOf(aggregate(rows))).toEqual([
       {
         poolId: "pool-a",
         demand: cpu(1, 64),
@@ -128,7 +152,7 @@ describe("allocation less what kills in flight give back", () => {
     const pools = [pool("/a", 2, 4), { ...pool("/b", 2, 2) }];
     const out = enginePools(
       [{ ...pools[0]!, slackAllocation: cpu(1) }, pools[1]!],
-      rows,
+      aggregate(rows),
       new Map([["pool-a", "/a"]]),
     );
     expect(out[0]!.allocation.cpu).toBe(1);
@@ -143,7 +167,7 @@ describe("allocation less what kills in flight give back", () => {
       task("a", 2, "LAUNCHING"),
       task("a", 3, "READY", { revocable: true }),
     ];
-    const [a] = enginePools([pool("/a", 8, 5)], rows, new Map([["pool-a", "/a"]]));
+    const [a] = enginePools([pool("/a", 8, 5)], aggregate(rows), new Map([["pool-a", "/a"]]));
     expect(a!.allocation.cpu).toBe(5);
     expect(a!.unplaced?.cpu).toBe(3);
     expect(a!.slackUnplaced?.cpu).toBe(1);
@@ -157,12 +181,14 @@ describe("allocation less what kills in flight give back", () => {
       task("a", 2, "PREEMPTING"),
       task("a", 3, "PREEMPTING"),
     ];
+    const pathOf = new Map([["pool-a", "/a"]]);
     const snapshot = preemptorSnapshot({
-      rows,
-      pools: [pool("/a", 2, 4)],
-      leaves: new Map([["pool-a", leaf("pool-a", "/a", 2)]]),
+      pools: enginePools([pool("/a", 2, 4)], aggregate(rows), pathOf),
+      waiting: [],
+      candidates: rows.filter((r) => r.state === "RUNNING"),
+      pending: [],
+      pathOf,
       poolIds: new Map([["/a", "pool-a"]]),
-      configs: new Map(),
       availability: {},
     });
     const result = decidePreemptions({
@@ -184,29 +210,30 @@ describe("allocation less what kills in flight give back", () => {
 
 describe("the snapshot", () => {
   it("offers READY, PLACING and RUNNING tasks of leaf pools as candidates, with when they started", () => {
-    const rows = [
+    const candidates = [
       task("a", 0, "RUNNING"),
       task("a", 1, "READY"),
-      task("a", 2, "LAUNCHING"),
-      task("a", 3, "PENDING"),
       task("x", 0, "RUNNING", { poolId: "not-a-leaf" }),
     ];
+    const pending = [task("a", 3, "PENDING")];
+    const leaves = new Map([["pool-a", leaf("pool-a", "/a", 4)]]);
     const s = preemptorSnapshot({
-      rows,
       pools: [pool("/a", 4, 3)],
-      leaves: new Map([["pool-a", leaf("pool-a", "/a", 4)]]),
+      waiting: waitingGangs(pending, leaves, new Map([["a", config()]])),
+      candidates,
+      pending,
+      pathOf: new Map([["pool-a", "/a"]]),
       poolIds: new Map([["/a", "pool-a"]]),
-      configs: new Map([["a", config()]]),
       availability: {},
     });
     expect(s.input.tasks.map((t) => `${t.taskId} ${t.state} ${t.pool}`)).toEqual([
       "a-0 RUNNING /a",
       "a-1 READY /a",
     ]);
-    expect(s.input.tasks[0]!.startedAt).toBe(rows[0]!.startedAt!.getTime());
+    expect(s.input.tasks[0]!.startedAt).toBe(candidates[0]!.startedAt!.getTime());
     expect(s.input.tasks[1]).not.toHaveProperty("startedAt");
-    // Every row is kept for the decisions' facts.
-    expect([...s.tasks.keys()]).toHaveLength(5);
+    // Every row read is kept for the decisions' facts.
+    expect([...s.tasks.keys()].sort()).toEqual(["a-0", "a-1", "a-3", "x-0"]);
     expect(s.input.waiting?.map((g) => g.gangId)).toEqual(["a/3"]);
   });
 
@@ -247,6 +274,44 @@ describe("the snapshot", () => {
     ]);
     expect(gangs[3]!.taskIds).toEqual(["gang-0", "gang-1"]);
     expect(gangs.every((g) => g.pool === "/a")).toBe(true);
+  });
+});
+
+describe("which pools' candidates are read", () => {
+  const poolIds = new Map([
+    ["/a", "pool-a"],
+    ["/b", "pool-b"],
+    ["/c", "pool-c"],
+  ]);
+  const pathOf = new Map([...poolIds].map(([path, id]) => [id, path]));
+  const gang = (pool: string, priority: number, revocable = false) => ({
+    gangId: `${pool}-${priority}`,
+    pool,
+    priority,
+    revocable,
+    resources: cpu(1),
+    taskIds: [],
+  });
+
+  it("reads the due pools, and those where a waiting gang outranks a preemptible task of its class", () => {
+    const rows = [
+      task("a", 0, "RUNNING", { priority: 3 }),
+      task("b", 0, "RUNNING", { priority: 5, poolId: "pool-b" }),
+      task("b", 1, "RUNNING", { priority: 1, preemptible: false, poolId: "pool-b" }),
+      task("c", 0, "RUNNING", { priority: 2, poolId: "pool-c", revocable: true }),
+    ];
+    const read = (due: string[], waiting: ReturnType<typeof gang>[]) =>
+      poolsToRead({ due, waiting, usage: aggregate(rows), poolIds, pathOf }).sort();
+    expect(read([], [])).toEqual([]);
+    expect(read(["/b"], [])).toEqual(["pool-b"]);
+    // /a: priority 4 outranks its priority-3 task; 3 does not.
+    expect(read([], [gang("/a", 4)])).toEqual(["pool-a"]);
+    expect(read([], [gang("/a", 3)])).toEqual([]);
+    // /b: its priority-1 task is not preemptible; the preemptible one is priority 5.
+    expect(read([], [gang("/b", 4)])).toEqual([]);
+    // /c: only revocable candidates, for revocable gangs.
+    expect(read([], [gang("/c", 9)])).toEqual([]);
+    expect(read([], [gang("/c", 9, true)])).toEqual(["pool-c"]);
   });
 });
 

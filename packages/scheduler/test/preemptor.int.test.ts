@@ -316,12 +316,17 @@ describe("the preemptor on mesos-sim", () => {
       expect(later.nonSlackUncovered.cpu).toBe(1);
       expect(later.skippedForSla.length).toBe(3);
     }
-    // Never more than one instance down in any snapshot the preemptor read.
-    for (const c of cycles.slice(from)) {
+    // Never more than one instance down in any snapshot the preemptor read /a's tasks in.
+    const readA = cycles
+      .slice(from)
+      .filter((c) => c.snapshot.input.tasks.some((t) => t.jobId === svc));
+    expect(readA.length).toBeGreaterThanOrEqual(dues.length);
+    for (const c of readA) {
       const running = c.snapshot.input.tasks.filter(
         (t) => t.jobId === svc && t.state === "RUNNING",
       ).length;
       expect(running).toBeGreaterThanOrEqual(3);
+      expect(c.snapshot.input.jobs[svc]?.unavailableInstances ?? 0).toBeLessThanOrEqual(1);
     }
     // The service's victim is restarted (a new run waits: /a is still above its entitlement).
     const victim = (await tasksOf(svc)).find((t) => t.instance_id === rows[0]!.victim.instanceId)!;

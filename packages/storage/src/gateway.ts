@@ -57,6 +57,12 @@ export type Repositories = ReturnType<typeof repositories>;
  */
 export interface StorageGateway extends Repositories {
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Reads that must agree with each other (a decision made on several of
+   * them): one read-only transaction at REPEATABLE READ, so every read in
+   * `fn` sees the database as it was at the first one. Writes are refused.
+   */
+  snapshot<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Cheap liveness probe for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -66,6 +72,15 @@ export function createGateway(db: Db): StorageGateway {
   return {
     ...repositories(db),
     transaction: (fn) => db.$transaction((tx) => fn(repositories(tx)), { timeout: 30_000 }),
+    snapshot: (fn) =>
+      db.$transaction(
+        async (tx) => {
+          // Before any read: the snapshot is taken by the first statement after it.
+          await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+          return fn(repositories(tx));
+        },
+        { timeout: 30_000, isolationLevel: "RepeatableRead" },
+      ),
     ping: async () => {
       await db.$queryRaw`SELECT 1`;
     },

@@ -89,9 +89,11 @@ export {
   type RescheduledRun,
   type ResourceClass,
 } from "./repositories/preemptions/types.ts";
-export type {
-  JobAvailabilityRow,
-  PreemptorTaskRow,
+export {
+  type JobAvailabilityRow,
+  type PoolStateUsage,
+  PREEMPTION_CANDIDATE_STATES,
+  type PreemptorTaskRow,
 } from "./repositories/preemptor-reads.ts";
 export type {
   TaskChange,

@@ -659,17 +659,31 @@ describe("markRescheduledMany", () => {
 });
 
 describe("preemptorReads", () => {
-  it("reads every waiting or allocating task with its job and pool, pool by pool", async () => {
+  it("reads usage per pool and state in a few rows, with the lowest preemptible priority", async () => {
     const w = await world();
-    const rows = await gateway.preemptorReads.tasks();
-    // Every state of the world is PENDING or allocating (PLACING included).
+    const rows = await gateway.preemptorReads.usage();
+    const key = (r: { poolId: string; state: string }) => `${r.poolId} ${r.state}`;
+    expect(
+      rows.map((r) => `${key(r)} ${r.tasks} ${r.resources.cpu} ${r.minPreemptiblePriority}`).sort(),
+    ).toEqual(
+      [
+        `${w.pools["/a/x"].id} READY 1 2 1`,
+        `${w.pools["/a/x"].id} RUNNING 3 6 1`,
+        `${w.pools["/b"].id} PLACING 1 2 1`,
+        `${w.pools["/b"].id} RUNNING 1 2 1`,
+      ].sort(),
+    );
+    expect(rows.every((r) => r.revocable === false)).toBe(true);
+  });
+
+  it("reads the candidates of the pools asked for only, and the PENDING tasks", async () => {
+    const w = await world();
+    const rows = await gateway.preemptorReads.candidates([w.pools["/a/x"].id]);
     expect(rows.map((r) => `${r.jobName}/${r.instanceId} ${r.state}`).sort()).toEqual([
       "etl/0 RUNNING",
       "etl/1 RUNNING",
       "etl/2 READY",
       "etl/3 RUNNING",
-      "web/0 RUNNING",
-      "web/1 PLACING",
     ]);
     const etl0 = rows.find((r) => r.taskId === w.etl[0]!.id)!;
     expect(etl0).toMatchObject({
@@ -685,14 +699,31 @@ describe("preemptorReads", () => {
       clusterTaskId: null,
     });
     expect(etl0.queuedAt).toBeInstanceOf(Date);
-    // Grouped by pool: the engine walks a pool's tasks together.
-    const poolOrder = rows.map((r) => r.poolId).filter((p, i, all) => p !== all[i - 1]);
-    expect(new Set(poolOrder).size).toBe(poolOrder.length);
+    expect(await gateway.preemptorReads.candidates([])).toEqual([]);
+    expect(await gateway.preemptorReads.pending()).toEqual([]);
+    // A victim sent back waits again; a killed one is no candidate any more.
+    await record(gateway, [
+      row(w.etl[0]!, minutes(1), w.pools["/a/y"]),
+      row(w.etl[2]!, minutes(1), w.pools["/a/y"]),
+    ]);
+    expect((await gateway.preemptorReads.pending()).map((r) => r.taskId)).toEqual([w.etl[2]!.id]);
+    const after = await gateway.preemptorReads.candidates([w.pools["/a/x"].id]);
+    expect(after.map((r) => r.taskId).sort()).toEqual([w.etl[1]!.id, w.etl[3]!.id].sort());
+  });
 
-    // A victim moved out of the allocating states and PENDING is no longer read.
-    await record(gateway, [row(w.etl[0]!, minutes(1), w.pools["/a/y"])]);
-    const after = await gateway.preemptorReads.tasks();
-    expect(after.find((r) => r.taskId === w.etl[0]!.id)?.state).toBe("PREEMPTING");
+  it("reads them all at one instant in a snapshot transaction, which writes nothing", async () => {
+    const w = await world();
+    const seen = await gateway.snapshot(async (tx) => {
+      const before = await tx.preemptorReads.usage();
+      // A change committed meanwhile is not seen by the snapshot's later reads.
+      await record(gateway, [row(w.etl[0]!, minutes(1), w.pools["/a/y"])]);
+      const candidates = await tx.preemptorReads.candidates([w.pools["/a/x"].id]);
+      return { before, candidates };
+    });
+    expect(seen.candidates.find((r) => r.taskId === w.etl[0]!.id)?.state).toBe("RUNNING");
+    await expect(
+      gateway.snapshot((tx) => tx.preemptions.markRescheduled(w.etl[0]!.id, 2, minutes(2))),
+    ).rejects.toThrow(/read-only transaction/);
   });
 
   it("counts a job's instances against those running (its task counts)", async () => {

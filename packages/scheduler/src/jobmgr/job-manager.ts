@@ -2,7 +2,8 @@
  * The leader's scheduling loops around one task writer, and what wakes them:
  *
  *   announcements (LISTEN) ── jobs ──▶ goal states (intent moved?) + admission + preemptor
- *                          ── pools ─▶ admission + preemptor (at most every 2 s)
+ *                          ── pools ─▶ admission; preemptor when a pool is named (an edit,
+ *                                     a submission), at most every 2 s
  *                          ── hosts ─▶ goal states (daemons follow drains; at most once a second)
  *   host manager: hosts recorded or gone ─▶ goal states (daemons) + admission + placement
  *                                           + preemptor
@@ -170,9 +171,10 @@ export class JobManager {
           this.preemptor?.kick();
           break;
         case "pools":
-          // A pool edited, or usage moved (a task entered PENDING, one stopped holding).
           this.admission.kick();
-          this.preemptor?.kick();
+          // A pool edited or a job submitted names its pools; usage moving (keys null) is
+          // seen on the preemptor's period: it moves all the time on a busy cluster.
+          if (change.keys !== null) this.preemptor?.kick();
           break;
         case "hosts":
           // An operator's drain or bring-up arrives this way (tasks landing on hosts too).

@@ -15,28 +15,34 @@ import {
 import type { PendingTaskRow, PoolHeld } from "@peloton/storage";
 import type { LeafPoolNumbers } from "./pool-entitlements.ts";
 
-export interface GangMembers {
+/** What forming gangs reads of a waiting task (the admission loop hands whole rows). */
+export type QueuedTask = Pick<
+  PendingTaskRow,
+  "taskId" | "jobId" | "instanceId" | "poolId" | "priority" | "queuedAt"
+>;
+
+export interface GangMembers<T extends QueuedTask = PendingTaskRow> {
   gang: AdmissionGang;
-  tasks: PendingTaskRow[];
+  tasks: T[];
 }
 
-export interface AdmissionSnapshot {
+export interface AdmissionSnapshot<T extends QueuedTask = PendingTaskRow> {
   input: AdmissionInput;
   /** Gang id → its tasks, to turn the decisions into task changes. */
-  members: Map<string, GangMembers>;
+  members: Map<string, GangMembers<T>>;
   /** Pending tasks whose job has no leaf pool entitlement (a pool that gained children). */
-  stranded: PendingTaskRow[];
+  stranded: T[];
 }
 
-export function admissionSnapshot(
-  pending: readonly PendingTaskRow[],
+export function admissionSnapshot<T extends QueuedTask>(
+  pending: readonly T[],
   pools: ReadonlyMap<string, LeafPoolNumbers>,
   held: readonly PoolHeld[],
   configs: ReadonlyMap<string, JobConfig>,
-): AdmissionSnapshot {
-  const members = new Map<string, GangMembers>();
+): AdmissionSnapshot<T> {
+  const members = new Map<string, GangMembers<T>>();
   const gangsByPool = new Map<string, AdmissionGang[]>();
-  const stranded: PendingTaskRow[] = [];
+  const stranded: T[] = [];
   for (const tasks of groupBy(pending, (t) => t.jobId).values()) {
     const first = tasks[0]!;
     const config = configs.get(first.jobId);

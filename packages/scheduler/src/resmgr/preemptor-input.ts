@@ -1,18 +1,22 @@
 /**
- * The preemptor's snapshot from stored rows (pure): one read of every task
- * that waits or holds resources becomes
+ * The preemptor's snapshot from stored rows (pure). The reads are made in
+ * one snapshot transaction (preemptor-loop.ts), in two steps, so that a quiet
+ * cluster costs a few aggregate rows per pool and a busy one only the tasks
+ * of the pools a decision may take from:
  *
- *   usage per pool ────────────▶ the entitlement calculator (as admission
- *                                 counts it: PENDING is demand, the
- *                                 allocating states allocation)
- *   leaf pools' numbers ───────▶ the engine's pools, with what kills in
- *                                 flight give back taken off their allocation,
- *                                 and what admitted tasks wait a host for
- *   READY / PLACING / RUNNING ─▶ the candidates
- *   PENDING, as admission's gangs, in its drain order ─▶ the waiting gangs
+ *   usage per pool and state ─▶ pool usage ─▶ the entitlement calculator (as
+ *                               admission counts it: PENDING is demand, the
+ *                               allocating states allocation)
+ *                             ─▶ the engine's pools: allocation less what
+ *                               kills in flight give back, and what admitted
+ *                               tasks wait a host for
+ *   PENDING tasks ────────────▶ waiting gangs, as admission forms and drains them
+ *   the pools to read (poolsToRead): due ones, and those where a waiting gang
+ *     outranks a preemptible task ─▶ their READY / PLACING / RUNNING tasks:
+ *     the candidates
  *   jobs whose SLA caps how many instances may be down ─▶ their budgets
  *
- * and keeps, beside the engine's input, what a decision's row needs that the
+ * Beside the engine's input it keeps what a decision's row needs that the
  * engine does not carry (job names, instances, runs, pool ids, where a kill
  * goes).
  */
@@ -29,7 +33,13 @@ import {
   type Resources,
   subtractResources,
 } from "@peloton/engine";
-import type { JobAvailabilityRow, PoolUsage, PreemptorTaskRow, TaskState } from "@peloton/storage";
+import type {
+  JobAvailabilityRow,
+  PoolStateUsage,
+  PoolUsage,
+  PreemptorTaskRow,
+  TaskState,
+} from "@peloton/storage";
 import { admissionSnapshot } from "./admission-input.ts";
 import type { LeafPoolNumbers } from "./pool-entitlements.ts";
 
@@ -39,29 +49,33 @@ import type { LeafPoolNumbers } from "./pool-entitlements.ts";
  * preempt a second victim for the same excess while the first one dies.
  */
 export const LEAVING_STATES: readonly TaskState[] = ["PREEMPTING", "KILLING"];
+/** Admitted, not on a host yet: part of the allocation, waiting for room. */
+export const UNPLACED_STATES: readonly TaskState[] = ["READY", "PLACING", "PLACED"];
+const isCandidateState = (s: TaskState) => (CANDIDATE_STATES as readonly string[]).includes(s);
 
 /** What the engine decides on, without the state the loop carries between periods. */
 export type PreemptorInput = Omit<PreemptionInput, "overAllocationCounts" | "sustainedCount">;
 
 export interface PreemptorSnapshot {
   readonly input: PreemptorInput;
-  /** Every task read, by id: a victim's facts, a gang's first task, where a kill goes. */
+  /** The tasks read (candidates and PENDING), by id: a victim's facts, a gang's first task. */
   readonly tasks: ReadonlyMap<string, PreemptorTaskRow>;
-  /** Leaf and inner pools' ids by path (the beneficiary's pool id). */
+  /** Pool ids by path (the beneficiary's pool id). */
   readonly poolIds: ReadonlyMap<string, string>;
 }
 
-const zero = (): Record<keyof Resources, number> => ({ cpu: 0, gpu: 0, memory: 0, disk: 0 });
+type Amounts = Record<keyof Resources, number>;
+const zero = (): Amounts => ({ cpu: 0, gpu: 0, memory: 0, disk: 0 });
 
-function addInto(into: Record<keyof Resources, number>, r: Resources): void {
+function addInto(into: Amounts, r: Resources): void {
   into.cpu += r.cpu;
   into.gpu += r.gpu;
   into.memory += r.memory;
   into.disk += r.disk;
 }
 
-/** Per pool, its demand and allocation (what `tasks.usageByPool` computes in SQL). */
-export function usageOf(rows: readonly PreemptorTaskRow[]): PoolUsage[] {
+/** Per pool, its demand and allocation (what `tasks.usageByPool` computes). */
+export function usageOf(rows: readonly PoolStateUsage[]): PoolUsage[] {
   const byPool = new Map<string, PoolUsage>();
   for (const r of rows) {
     let u = byPool.get(r.poolId);
@@ -90,14 +104,11 @@ export function usageOf(rows: readonly PreemptorTaskRow[]): PoolUsage[] {
   return [...byPool.values()];
 }
 
-/** Admitted, not on a host yet: part of the allocation, waiting for room. */
-export const UNPLACED_STATES: readonly TaskState[] = ["READY", "PLACING", "PLACED"];
-
 interface PoolExtras {
-  leaving: Record<keyof Resources, number>;
-  slackLeaving: Record<keyof Resources, number>;
-  unplaced: Record<keyof Resources, number>;
-  slackUnplaced: Record<keyof Resources, number>;
+  leaving: Amounts;
+  slackLeaving: Amounts;
+  unplaced: Amounts;
+  slackUnplaced: Amounts;
 }
 
 /**
@@ -108,11 +119,11 @@ interface PoolExtras {
  */
 export function enginePools(
   pools: readonly PreemptionPool[],
-  rows: readonly PreemptorTaskRow[],
+  usage: readonly PoolStateUsage[],
   pathOf: ReadonlyMap<string, string>,
 ): PreemptionPool[] {
   const extras = new Map<string, PoolExtras>();
-  for (const r of rows) {
+  for (const r of usage) {
     const leaving = LEAVING_STATES.includes(r.state);
     if (!leaving && !UNPLACED_STATES.includes(r.state)) continue;
     const path = pathOf.get(r.poolId);
@@ -136,89 +147,6 @@ export function enginePools(
       slackUnplaced: e.slackUnplaced,
     };
   });
-}
-
-/** A job's budget when its SLA sets one (`maximumUnavailableInstances` 0 means no limit). */
-export function availabilityOf(
-  configs: ReadonlyMap<string, JobConfig>,
-  rows: readonly JobAvailabilityRow[],
-): Record<string, JobAvailability> {
-  const out: Record<string, JobAvailability> = {};
-  for (const r of rows) {
-    const max = configs.get(r.jobId)?.sla.maximumUnavailableInstances ?? 0;
-    if (max <= 0) continue;
-    out[r.jobId] = {
-      maximumUnavailableInstances: max,
-      unavailableInstances: Math.max(0, r.instanceCount - r.running),
-    };
-  }
-  return out;
-}
-
-/** The jobs whose budget must be read: those with running candidates and an SLA limit. */
-export function jobsWithBudgets(
-  rows: readonly PreemptorTaskRow[],
-  configs: ReadonlyMap<string, JobConfig>,
-): string[] {
-  const out = new Set<string>();
-  for (const r of rows) {
-    if (r.state !== "RUNNING" || !r.preemptible || out.has(r.jobId)) continue;
-    if ((configs.get(r.jobId)?.sla.maximumUnavailableInstances ?? 0) > 0) out.add(r.jobId);
-  }
-  return [...out];
-}
-
-const isCandidateState = (s: TaskState) => (CANDIDATE_STATES as readonly string[]).includes(s);
-
-export interface SnapshotParts {
-  readonly rows: readonly PreemptorTaskRow[];
-  /** The leaf pools with their entitlements and usage (`preemptionPoolsOf` on the calculation). */
-  readonly pools: readonly PreemptionPool[];
-  /** Leaf pools by id (admission's numbers: path, entitlements). */
-  readonly leaves: ReadonlyMap<string, LeafPoolNumbers>;
-  /** Every stored pool's id by path. */
-  readonly poolIds: ReadonlyMap<string, string>;
-  readonly configs: ReadonlyMap<string, JobConfig>;
-  readonly availability: Readonly<Record<string, JobAvailability>>;
-}
-
-export function preemptorSnapshot(parts: SnapshotParts): PreemptorSnapshot {
-  const pathOf = new Map<string, string>();
-  for (const [id, leaf] of parts.leaves) pathOf.set(id, leaf.path);
-  const tasks = new Map<string, PreemptorTaskRow>();
-  const candidates: PreemptionTask[] = [];
-  const pending: PreemptorTaskRow[] = [];
-  for (const r of parts.rows) {
-    tasks.set(r.taskId, r);
-    if (r.state === "PENDING") {
-      pending.push(r);
-      continue;
-    }
-    const pool = pathOf.get(r.poolId);
-    // A task of a pool that is no longer a leaf has no entitlement of its own to exceed.
-    if (pool === undefined || !isCandidateState(r.state)) continue;
-    candidates.push({
-      taskId: r.taskId,
-      jobId: r.jobId,
-      pool,
-      state: r.state,
-      priority: r.priority,
-      preemptible: r.preemptible,
-      revocable: r.revocable,
-      resources: r.resources,
-      ...(r.startedAt ? { startedAt: r.startedAt.getTime() } : {}),
-    });
-  }
-  return {
-    input: {
-      pools: enginePools(parts.pools, parts.rows, pathOf),
-      tasks: candidates,
-      jobs: parts.availability,
-      waiting: waitingGangs(pending, parts.leaves, parts.configs),
-    },
-    tasks,
-    poolIds: parts.poolIds,
-  };
 }
 
 /**
@@ -251,4 +179,116 @@ export function waitingGangs(
     }
   }
   return out;
+}
+
+/**
+ * The pools whose candidates the engine may need, by id: those due this
+ * period (inter-pool), and those where a waiting gang outranks one of the
+ * pool's preemptible candidates of its class (intra-pool; a pool whose
+ * gangs all rank at or below its candidates can give them nothing).
+ */
+export function poolsToRead(args: {
+  due: readonly string[];
+  waiting: readonly PendingGang[];
+  usage: readonly PoolStateUsage[];
+  poolIds: ReadonlyMap<string, string>;
+  pathOf: ReadonlyMap<string, string>;
+}): string[] {
+  const out = new Set<string>();
+  for (const path of args.due) {
+    const id = args.poolIds.get(path);
+    if (id !== undefined) out.add(id);
+  }
+  // The lowest priority a preemption could take, per pool path and class.
+  const lowest = new Map<string, number>();
+  for (const r of args.usage) {
+    if (r.minPreemptiblePriority === null || !isCandidateState(r.state)) continue;
+    const path = args.pathOf.get(r.poolId);
+    if (path === undefined) continue;
+    const key = `${r.revocable} ${path}`;
+    lowest.set(key, Math.min(lowest.get(key) ?? Infinity, r.minPreemptiblePriority));
+  }
+  for (const g of args.waiting) {
+    const floor = lowest.get(`${g.revocable} ${g.pool}`);
+    const id = args.poolIds.get(g.pool);
+    if (floor !== undefined && g.priority > floor && id !== undefined) out.add(id);
+  }
+  return [...out];
+}
+
+/** A job's budget when its SLA sets one (`maximumUnavailableInstances` 0 means no limit). */
+export function availabilityOf(
+  configs: ReadonlyMap<string, JobConfig>,
+  rows: readonly JobAvailabilityRow[],
+): Record<string, JobAvailability> {
+  const out: Record<string, JobAvailability> = {};
+  for (const r of rows) {
+    const max = configs.get(r.jobId)?.sla.maximumUnavailableInstances ?? 0;
+    if (max <= 0) continue;
+    out[r.jobId] = {
+      maximumUnavailableInstances: max,
+      unavailableInstances: Math.max(0, r.instanceCount - r.running),
+    };
+  }
+  return out;
+}
+
+/** The jobs whose budget must be read: those with running preemptible tasks and an SLA limit. */
+export function jobsWithBudgets(
+  rows: readonly PreemptorTaskRow[],
+  configs: ReadonlyMap<string, JobConfig>,
+): string[] {
+  const out = new Set<string>();
+  for (const r of rows) {
+    if (r.state !== "RUNNING" || !r.preemptible || out.has(r.jobId)) continue;
+    if ((configs.get(r.jobId)?.sla.maximumUnavailableInstances ?? 0) > 0) out.add(r.jobId);
+  }
+  return [...out];
+}
+
+export interface SnapshotParts {
+  /** The engine's pools (`enginePools`). */
+  readonly pools: readonly PreemptionPool[];
+  readonly waiting: readonly PendingGang[];
+  /** The READY / PLACING / RUNNING tasks of the pools read. */
+  readonly candidates: readonly PreemptorTaskRow[];
+  readonly pending: readonly PreemptorTaskRow[];
+  /** Leaf pool paths by id. */
+  readonly pathOf: ReadonlyMap<string, string>;
+  /** Pool ids by path. */
+  readonly poolIds: ReadonlyMap<string, string>;
+  readonly availability: Readonly<Record<string, JobAvailability>>;
+}
+
+export function preemptorSnapshot(parts: SnapshotParts): PreemptorSnapshot {
+  const tasks = new Map<string, PreemptorTaskRow>();
+  for (const r of parts.pending) tasks.set(r.taskId, r);
+  const candidates: PreemptionTask[] = [];
+  for (const r of parts.candidates) {
+    tasks.set(r.taskId, r);
+    const pool = parts.pathOf.get(r.poolId);
+    // A task of a pool that is no longer a leaf has no entitlement of its own to exceed.
+    if (pool === undefined || !isCandidateState(r.state)) continue;
+    candidates.push({
+      taskId: r.taskId,
+      jobId: r.jobId,
+      pool,
+      state: r.state,
+      priority: r.priority,
+      preemptible: r.preemptible,
+      revocable: r.revocable,
+      resources: r.resources,
+      ...(r.startedAt ? { startedAt: r.startedAt.getTime() } : {}),
+    });
+  }
+  return {
+    input: {
+      pools: parts.pools,
+      tasks: candidates,
+      jobs: parts.availability,
+      waiting: parts.waiting,
+    },
+    tasks,
+    poolIds: parts.poolIds,
+  };
 }

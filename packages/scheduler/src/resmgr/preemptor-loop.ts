@@ -2,11 +2,12 @@
  * The resource manager's preemptor (leader only), on a period and soon after
  * a change (a job submitted, a pool edited, usage or hosts moved):
  *
- *   one read: every PENDING or allocating task (preemptorReads.tasks)
- *     ─▶ usage per pool ─▶ entitlements (the pool snapshot + calculator, as
- *        admission computes them)
- *     ─▶ snapshot (preemptor-input): leaf pools less what kills in flight
- *        give back, candidates, waiting gangs in admission order, SLA budgets
+ *   one snapshot transaction (every read sees the same instant):
+ *     usage per pool and state, PENDING tasks
+ *     ─▶ entitlements (the pool snapshot + calculator, as admission computes
+ *        them) ─▶ leaf pools less what kills in flight give back, waiting
+ *        gangs in admission order (preemptor-input)
+ *     ─▶ the candidates of the pools a decision may take from, SLA budgets
  *     ─▶ engine `decidePreemptions` with the over-allocation counts kept
  *        across periods (over-allocation-periods)
  *     ─▶ rows (`preemptionRowOf`) ─▶ one transaction through the task writer:
@@ -20,6 +21,7 @@
  * and the next cycle decides again on fresh numbers.
  */
 import {
+  advanceOverAllocation,
   decidePreemptions,
   describePreemptionInputError,
   type PreemptionDecision,
@@ -30,6 +32,7 @@ import type {
   NewPreemption,
   PreemptionRecordOutcome,
   PreemptorTaskRow,
+  Repositories,
   StorageGateway,
 } from "@peloton/storage";
 import type { KillOrder } from "../jobmgr/goal-state.ts";
@@ -41,14 +44,17 @@ import { calculateSnapshot } from "../respool/entitlements.ts";
 import { loadPoolSnapshot } from "../respool/snapshot.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
-import { OverAllocationPeriods } from "./over-allocation-periods.ts";
+import { OverAllocationPeriods, type PeriodStep } from "./over-allocation-periods.ts";
 import { leafPoolNumbersOf } from "./pool-entitlements.ts";
 import {
   availabilityOf,
+  enginePools,
   jobsWithBudgets,
   type PreemptorSnapshot,
+  poolsToRead,
   preemptorSnapshot,
   usageOf,
+  waitingGangs,
 } from "./preemptor-input.ts";
 
 /** Ours (peloton-semantics.md §4): Peloton's are 60 s and 5. */
@@ -156,22 +162,10 @@ export class PreemptorLoop implements SchedulerLoop {
     this.lastTickAt = at.getTime();
     const started = performance.now();
 
-    const rows = await gateway.preemptorReads.tasks();
-    const pools = await loadPoolSnapshot(gateway, { usage: usageOf(rows) });
-    const entitlements = calculateSnapshot(pools);
-    const jobConfigs = await configs.get(jobIdsOf(rows));
-    const budgets = jobsWithBudgets(rows, jobConfigs);
-    const snapshot = preemptorSnapshot({
-      rows,
-      pools: preemptionPoolsOf(entitlements),
-      leaves: leafPoolNumbersOf(pools, entitlements),
-      poolIds: new Map(pools.records.map((r) => [r.path, r.id])),
-      configs: jobConfigs,
-      availability: availabilityOf(jobConfigs, await gateway.preemptorReads.availability(budgets)),
-    });
+    const step = this.periods.step(at.getTime());
+    const { snapshot, pending } = await gateway.snapshot((tx) => this.read(tx, step));
     const read = performance.now();
 
-    const step = this.periods.step(at.getTime());
     const result = decidePreemptions({
       ...snapshot.input,
       overAllocationCounts: step.overAllocationCounts,
@@ -201,7 +195,7 @@ export class PreemptorLoop implements SchedulerLoop {
     log.debug(
       {
         counting: step.counting,
-        tasks: rows.length,
+        pending,
         candidates: snapshot.input.tasks.length,
         pools: snapshot.input.pools.length,
         waitingGangs: snapshot.input.waiting?.length ?? 0,
@@ -234,6 +228,48 @@ export class PreemptorLoop implements SchedulerLoop {
     };
     this.opts.onCycle?.(cycle);
     return cycle;
+  }
+
+  /**
+   * The snapshot, read in one snapshot transaction: usage per pool and
+   * state, and the PENDING tasks, first; then the candidates of the pools
+   * a decision may take from (those due this period, those where a waiting
+   * gang outranks a candidate), and the SLA budgets of their jobs. Pools and
+   * capacity come from the gateway (the tree is cached while it holds).
+   */
+  private async read(
+    tx: Repositories,
+    step: PeriodStep,
+  ): Promise<{ snapshot: PreemptorSnapshot; pending: number }> {
+    const { gateway, configs } = this.opts;
+    const usage = await tx.preemptorReads.usage();
+    const pending = await tx.preemptorReads.pending();
+    const pools = await loadPoolSnapshot(gateway, { usage: usageOf(usage) });
+    const entitlements = calculateSnapshot(pools);
+    const leaves = leafPoolNumbersOf(pools, entitlements);
+    const pathOf = new Map([...leaves].map(([id, leaf]) => [id, leaf.path]));
+    const poolIds = new Map(pools.records.map((r) => [r.path, r.id]));
+    const engine = enginePools(preemptionPoolsOf(entitlements), usage, pathOf);
+    const waiting = waitingGangs(pending, leaves, await configs.get(jobIdsOf(pending)));
+    // The engine makes the same pools due from the same numbers and counts.
+    const due = advanceOverAllocation(engine, step.overAllocationCounts, step.sustainedCount).due;
+    const candidates = await tx.preemptorReads.candidates(
+      poolsToRead({ due: due.map((d) => d.pool.path), waiting, usage, poolIds, pathOf }),
+    );
+    const candidateConfigs = await configs.get(jobIdsOf(candidates));
+    const budgets = await tx.preemptorReads.availability(
+      jobsWithBudgets(candidates, candidateConfigs),
+    );
+    const snapshot = preemptorSnapshot({
+      pools: engine,
+      waiting,
+      candidates,
+      pending,
+      pathOf,
+      poolIds,
+      availability: availabilityOf(candidateConfigs, budgets),
+    });
+    return { snapshot, pending: pending.length };
   }
 
   /**

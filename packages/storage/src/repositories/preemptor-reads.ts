@@ -1,8 +1,17 @@
 /**
- * What the preemptor reads each period: every task that waits for admission
- * or holds resources, in one statement, so the pools' allocation and demand,
- * the candidates and the waiting gangs all come from the same instant (a
- * kill decided on numbers read a moment apart could take more than needed);
+ * What the preemptor reads each period, inside one snapshot transaction
+ * (`gateway.snapshot`: every read sees the same instant, so the pools'
+ * numbers and the tasks a kill is decided on agree):
+ *
+ *   usage()          per pool, revocable or not, and state: what its tasks
+ *                    hold or wait for, and the lowest priority of its
+ *                    preemptible tasks — a few rows per pool, whatever the
+ *                    number of tasks
+ *   pending()        the tasks waiting for admission (the waiting gangs)
+ *   candidates(ids)  the READY / PLACING / RUNNING tasks of the pools a
+ *                    decision may take from, and only those: a quiet cluster
+ *                    of 100,000 tasks costs the two reads above
+ *
  * and, for the jobs whose SLA limits how many instances may be down, how
  * many run now.
  */
@@ -11,7 +20,7 @@ import type { DbOrTx } from "../tx.ts";
 import type { KindAmounts } from "./admission-reads.ts";
 import { ALLOCATING_STATES } from "./allocating-states.ts";
 
-/** A task the preemptor looks at: PENDING, or one of the allocating states. */
+/** A task the preemptor looks at: one waiting in PENDING, or a candidate. */
 export interface PreemptorTaskRow {
   taskId: string;
   jobId: string;
@@ -32,8 +41,17 @@ export interface PreemptorTaskRow {
   /** The run's id in the cluster, and its agent: where a kill goes. */
   clusterTaskId: string | null;
   agentId: string | null;
-  reason: string | null;
-  message: string | null;
+}
+
+/** What a pool's tasks in one state hold (or wait for), revocable apart. */
+export interface PoolStateUsage {
+  poolId: string;
+  state: TaskState;
+  revocable: boolean;
+  tasks: number;
+  resources: KindAmounts;
+  /** The lowest priority of its preemptible tasks; null when none is preemptible. */
+  minPreemptiblePriority: number | null;
 }
 
 /** A job's instances against those running now (its SLA's availability). */
@@ -43,65 +61,115 @@ export interface JobAvailabilityRow {
   running: number;
 }
 
-const STATES: readonly TaskState[] = ["PENDING", ...ALLOCATING_STATES];
+/** States a preemption can take from (the engine's CANDIDATE_STATES). */
+export const PREEMPTION_CANDIDATE_STATES: readonly TaskState[] = ["READY", "PLACING", "RUNNING"];
+const USAGE_STATES: readonly TaskState[] = ["PENDING", ...ALLOCATING_STATES];
+
+interface TaskSqlRow {
+  task_id: string;
+  job_id: string;
+  job_name: string;
+  instance_id: number;
+  run_id: number;
+  pool_id: string;
+  state: TaskState;
+  priority: number;
+  preemptible: boolean;
+  revocable: boolean;
+  controller: boolean;
+  cpu: number;
+  gpu: number;
+  mem: number;
+  disk: number;
+  started_at: Date | null;
+  queued_at: Date;
+  mesos_task_id: string | null;
+  agent_id: string | null;
+}
+
+const toTask = (r: TaskSqlRow): PreemptorTaskRow => ({
+  taskId: r.task_id,
+  jobId: r.job_id,
+  jobName: r.job_name,
+  instanceId: r.instance_id,
+  runId: r.run_id,
+  poolId: r.pool_id,
+  state: r.state,
+  priority: r.priority,
+  preemptible: r.preemptible,
+  revocable: r.revocable,
+  controller: r.controller,
+  resources: { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk },
+  startedAt: r.started_at,
+  queuedAt: r.queued_at,
+  clusterTaskId: r.mesos_task_id,
+  agentId: r.agent_id,
+});
 
 export function preemptorReadsRepository(db: DbOrTx) {
   return {
-    /** Every PENDING or allocating task, pool by pool (the engine walks them so). */
-    async tasks(): Promise<PreemptorTaskRow[]> {
+    /** Per pool, revocable or not, and state (PENDING or allocating): sums, counts, lowest priority. */
+    async usage(): Promise<PoolStateUsage[]> {
       const rows = await db.$queryRaw<
         {
-          task_id: string;
-          job_id: string;
-          job_name: string;
-          instance_id: number;
-          run_id: number;
           pool_id: string;
           state: TaskState;
-          priority: number;
-          preemptible: boolean;
           revocable: boolean;
-          controller: boolean;
+          tasks: number;
           cpu: number;
           gpu: number;
           mem: number;
           disk: number;
-          started_at: Date | null;
-          queued_at: Date;
-          mesos_task_id: string | null;
-          agent_id: string | null;
-          reason: string | null;
-          message: string | null;
+          min_priority: number | null;
         }[]
       >`
+        SELECT j.pool_id::text AS pool_id, t.state::text AS state, t.revocable,
+               count(*)::int AS tasks, sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
+               sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk,
+               min(t.priority) FILTER (WHERE t.preemptible) AS min_priority
+        FROM tasks t JOIN jobs j ON j.id = t.job_id
+        WHERE t.state::text = ANY(${[...USAGE_STATES]}::text[])
+        GROUP BY 1, 2, 3`;
+      return rows.map((r) => ({
+        poolId: r.pool_id,
+        state: r.state,
+        revocable: r.revocable,
+        tasks: r.tasks,
+        resources: { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk },
+        minPreemptiblePriority: r.min_priority,
+      }));
+    },
+
+    /** Every PENDING task. */
+    async pending(): Promise<PreemptorTaskRow[]> {
+      const rows = await db.$queryRaw<TaskSqlRow[]>`
         SELECT t.id::text AS task_id, t.job_id::text AS job_id, j.name AS job_name, t.instance_id,
                t.run_id, j.pool_id::text AS pool_id, t.state::text AS state, t.priority,
                t.preemptible, t.revocable, t.controller, t.cpu, t.gpu, t.mem_mb AS mem,
                t.disk_mb AS disk, t.started_at, coalesce(t.queued_at, t.created_at) AS queued_at,
-               t.mesos_task_id, t.agent_id, t.reason, t.message
+               t.mesos_task_id, t.agent_id
         FROM tasks t JOIN jobs j ON j.id = t.job_id
-        WHERE t.state::text = ANY(${[...STATES]}::text[])
-        ORDER BY j.pool_id, t.job_id, t.instance_id`;
-      return rows.map((r) => ({
-        taskId: r.task_id,
-        jobId: r.job_id,
-        jobName: r.job_name,
-        instanceId: r.instance_id,
-        runId: r.run_id,
-        poolId: r.pool_id,
-        state: r.state,
-        priority: r.priority,
-        preemptible: r.preemptible,
-        revocable: r.revocable,
-        controller: r.controller,
-        resources: { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk },
-        startedAt: r.started_at,
-        queuedAt: r.queued_at,
-        clusterTaskId: r.mesos_task_id,
-        agentId: r.agent_id,
-        reason: r.reason,
-        message: r.message,
-      }));
+        WHERE t.state = 'PENDING'`;
+      return rows.map(toTask);
+    },
+
+    /**
+     * The READY, PLACING and RUNNING tasks of these pools, in no order
+     * (sorting 100,000 rows costs PostgreSQL more than reading them, and no
+     * decision depends on the order).
+     */
+    async candidates(poolIds: readonly string[]): Promise<PreemptorTaskRow[]> {
+      if (poolIds.length === 0) return [];
+      const rows = await db.$queryRaw<TaskSqlRow[]>`
+        SELECT t.id::text AS task_id, t.job_id::text AS job_id, j.name AS job_name, t.instance_id,
+               t.run_id, j.pool_id::text AS pool_id, t.state::text AS state, t.priority,
+               t.preemptible, t.revocable, t.controller, t.cpu, t.gpu, t.mem_mb AS mem,
+               t.disk_mb AS disk, t.started_at, coalesce(t.queued_at, t.created_at) AS queued_at,
+               t.mesos_task_id, t.agent_id
+        FROM tasks t JOIN jobs j ON j.id = t.job_id
+        WHERE j.pool_id = ANY(${[...poolIds]}::uuid[])
+          AND t.state::text = ANY(${[...PREEMPTION_CANDIDATE_STATES]}::text[])`;
+      return rows.map(toTask);
     },
 
     /** The jobs' instance counts and how many of their tasks are RUNNING (the job's task counts). */
