@@ -1,8 +1,8 @@
 /**
  * preemptor.cycle_tasks_100k: one full preemptor cycle on 100,000 tasks in
- * PostgreSQL, as the leader runs it — the one read of every waiting or
- * allocating task, entitlements on that usage, the snapshot, the engine's
- * decision, the rows, and their record (each victim's move, event and row,
+ * PostgreSQL, as the leader runs it — the snapshot reads (usage per pool,
+ * the PENDING tasks, the candidates of the pools due), entitlements, the
+ * engine's decision, the rows, and their record (each victim's move, event and row,
  * the jobs' counts and states) in one transaction through the task writer.
  *
  * A busy period: 100 leaf pools under 10 parents, 1,000 jobs; 99,000

@@ -58,8 +58,8 @@ async function storedPools(repo: Repositories["pools"]): Promise<readonly PoolRe
 
 /**
  * Reads the parts (in parallel) and assembles them. A caller that already
- * read the tasks (the preemptor: one read for usage and candidates alike)
- * passes the usage it computed from them.
+ * read the usage (the preemptor, in the snapshot transaction its other
+ * reads share) passes it.
  */
 export async function loadPoolSnapshot(
   repos: Pick<Repositories, "pools" | "hosts" | "tasks">,
