@@ -71,6 +71,9 @@ test.describe("preemptions", () => {
     for (const x of fx.all.filter((a) => a.victimPool === p.victim.poolPath))
       await expect(row(page, x.id)).toBeVisible();
     await expect(row(page, p.id)).toContainText(task);
+    await expect(
+      page.getByTestId("preemption-counts-chart").filter({ visible: true }),
+    ).toBeVisible();
     await shot(page, "preemptions-light");
 
     // Open it: the rule in words, and the numbers that decided it.
@@ -232,6 +235,9 @@ test.describe("preemptions", () => {
     await page.goto("/preemptions");
     await expect(page.locator("html")).toHaveClass(/dark/);
     await expect(rows(page).first()).toBeVisible();
+    await expect(
+      page.getByTestId("preemption-counts-chart").filter({ visible: true }),
+    ).toBeVisible();
     await shot(page, "preemptions-dark");
     await page.goto(`/preemptions?open=${fx.cameBack.id}`);
     await expect(sheet(page).getByTestId("preemption-reason")).toHaveText(fx.cameBack.reason);
