@@ -8,7 +8,7 @@
  * API. Everything is dropped when Playwright stops it.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -90,6 +90,8 @@ await booted.stop();
 
 const agentFile = join(dirname(FIXTURE_FILE), "e2e-agents.json");
 writeFileSync(agentFile, JSON.stringify({ agents: E2E_AGENTS }, null, 2));
+const SERVER_LOG_FILE = resolve(repoRoot, "test-results/e2e-server.log");
+mkdirSync(dirname(SERVER_LOG_FILE), { recursive: true });
 const simDir = mkdtempSync(join(tmpdir(), "peloton-e2e-sim-"));
 
 const server = spawn(
@@ -107,9 +109,16 @@ const server = spawn(
       PELOTON_SIM_DIR: simDir,
       PELOTON_SIM_FAST: "1",
     },
-    stdio: "inherit",
+    stdio: ["ignore", "pipe", "pipe"],
   },
 );
+// The console's and the scheduler's logs, for reading after a failed run
+// (Playwright shows a web server's output only with DEBUG=pw:webserver).
+const serverLog = createWriteStream(SERVER_LOG_FILE);
+for (const stream of [server.stdout, server.stderr]) {
+  stream.pipe(serverLog, { end: false });
+  stream.pipe(process.stdout, { end: false });
+}
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
