@@ -115,10 +115,10 @@ const server = spawn(
 // The console's and the scheduler's logs, for reading after a failed run
 // (Playwright shows a web server's output only with DEBUG=pw:webserver).
 const serverLog = createWriteStream(SERVER_LOG_FILE);
-for (const stream of [server.stdout, server.stderr]) {
-  stream.pipe(serverLog, { end: false });
-  stream.pipe(process.stdout, { end: false });
-}
+server.stdout.pipe(serverLog, { end: false });
+server.stdout.pipe(process.stdout, { end: false });
+server.stderr.pipe(serverLog, { end: false });
+server.stderr.pipe(process.stderr, { end: false });
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
