@@ -44,7 +44,8 @@ export default defineConfig({
     env: { PORT: String(PORT) },
     timeout: 240_000,
     reuseExistingServer: false,
-    stdout: "pipe",
+    // The server's log (pino, on stdout) is kept in test-results/e2e-server.log; stderr shows here.
+    stdout: "ignore",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
   },

@@ -8,7 +8,7 @@
  * Everything is dropped when Playwright stops it.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -64,6 +64,8 @@ await booted.stop();
 
 const agentFile = join(dirname(FIXTURE_FILE), "e2e-agents.json");
 writeFileSync(agentFile, JSON.stringify({ agents: E2E_AGENTS }, null, 2));
+const SERVER_LOG_FILE = resolve(repoRoot, "test-results/e2e-server.log");
+mkdirSync(dirname(SERVER_LOG_FILE), { recursive: true });
 const simDir = mkdtempSync(join(tmpdir(), "peloton-e2e-sim-"));
 
 const server = spawn(
@@ -85,9 +87,16 @@ const server = spawn(
       PELOTON_PREEMPTION_PERIOD_SECONDS: "1",
       PELOTON_PREEMPTION_SUSTAINED_PERIODS: "3",
     },
-    stdio: "inherit",
+    stdio: ["ignore", "pipe", "pipe"],
   },
 );
+// The console's and the scheduler's logs, for reading after a failed run
+// (Playwright shows a web server's output only with DEBUG=pw:webserver).
+const serverLog = createWriteStream(SERVER_LOG_FILE);
+server.stdout.pipe(serverLog, { end: false });
+server.stdout.pipe(process.stdout, { end: false });
+server.stderr.pipe(serverLog, { end: false });
+server.stderr.pipe(process.stderr, { end: false });
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

@@ -84,6 +84,18 @@ describe("applyMesosUpdate", () => {
       expected: { kind: "IGNORE", why: "ALREADY_STOPPING", state: "PREEMPTING" },
     },
     {
+      name: "TASK_RUNNING sent before our kill arrived keeps KILLING (the kill stands)",
+      current: "KILLING",
+      update: "TASK_RUNNING",
+      expected: { kind: "IGNORE", why: "ALREADY_STOPPING", state: "KILLING" },
+    },
+    {
+      name: "TASK_STARTING while preempting keeps PREEMPTING",
+      current: "PREEMPTING",
+      update: "TASK_STARTING",
+      expected: { kind: "IGNORE", why: "ALREADY_STOPPING", state: "PREEMPTING" },
+    },
+    {
       name: "a repeated update (or a reconciliation answer) changes nothing",
       current: "RUNNING",
       update: "TASK_RUNNING",

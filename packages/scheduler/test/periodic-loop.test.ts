@@ -1,3 +1,4 @@
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../src/runtime/logger.ts";
 import { PeriodicLoop } from "../src/runtime/loop.ts";
@@ -52,5 +53,29 @@ describe("PeriodicLoop", () => {
     await sleep(70);
     await loop.stop();
     expect(ticks).toBeGreaterThanOrEqual(3);
+  });
+
+  it("says so while a tick is stalled, naming the loop, and stops saying so when it ends", async () => {
+    const lines: { loop?: string; msg?: string }[] = [];
+    const log = pino({ level: "warn" }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    let release: () => void = () => {};
+    const loop = new PeriodicLoop({
+      name: "resource-manager",
+      periodMs: 10_000,
+      stallMs: 30,
+      log,
+      tick: () => new Promise<void>((r) => (release = r)),
+    });
+    loop.start();
+    await sleep(75);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toMatchObject({ loop: "resource-manager" });
+    expect(lines[0]!.msg).toMatch(/^resource-manager: tick still running after \d+ s$/);
+    release();
+    await sleep(5);
+    const after = lines.length;
+    await sleep(80);
+    expect(lines.length).toBe(after);
+    await loop.stop();
   });
 });

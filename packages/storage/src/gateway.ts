@@ -1,4 +1,4 @@
-import type { Db } from "./client.ts";
+import { CONNECTION_WAIT_MS, type Db } from "./client.ts";
 import { admissionReadsRepository } from "./repositories/admission-reads.ts";
 import { auditRepository } from "./repositories/audit.ts";
 import { changesRepository } from "./repositories/changes.ts";
@@ -71,7 +71,13 @@ export interface StorageGateway extends Repositories {
 export function createGateway(db: Db): StorageGateway {
   return {
     ...repositories(db),
-    transaction: (fn) => db.$transaction((tx) => fn(repositories(tx)), { timeout: 30_000 }),
+    // maxWait: Prisma's default (2 s) fails transactions of a busy scheduler that
+    // would have had a connection moments later; wait as long as the pool does.
+    transaction: (fn) =>
+      db.$transaction((tx) => fn(repositories(tx)), {
+        timeout: 30_000,
+        maxWait: CONNECTION_WAIT_MS,
+      }),
     snapshot: (fn) =>
       db.$transaction(
         async (tx) => {
@@ -79,7 +85,7 @@ export function createGateway(db: Db): StorageGateway {
           await tx.$executeRaw`SET TRANSACTION READ ONLY`;
           return fn(repositories(tx));
         },
-        { timeout: 30_000, isolationLevel: "RepeatableRead" },
+        { timeout: 30_000, maxWait: CONNECTION_WAIT_MS, isolationLevel: "RepeatableRead" },
       ),
     ping: async () => {
       await db.$queryRaw`SELECT 1`;

@@ -124,6 +124,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     ),
   );
 
+  useRefetchSeededQueries();
+
   const status: LiveStatus =
     subscription.status === "pending"
       ? "live"
@@ -141,6 +143,28 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     [status, lastMessageAt, onChange],
   );
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
+}
+
+/**
+ * A query that starts with data rendered elsewhere (the server's render of
+ * the page, a row of a list) holds what was true when that was fetched, and
+ * a change committed between that fetch and the query's creation
+ * invalidated nothing, since the query did not exist yet. So every seeded
+ * query is refetched once, right after it appears: a page never shows a
+ * state older than its own first moment on screen (a job that started
+ * while its page loaded would otherwise show PENDING until its next change).
+ */
+function useRefetchSeededQueries(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const cache = queryClient.getQueryCache();
+    return cache.subscribe((event) => {
+      if (event.type !== "added" || event.query.state.data === undefined) return;
+      const { queryKey } = event.query;
+      // Not from inside the cache's notification (it runs while the page renders).
+      window.setTimeout(() => void queryClient.invalidateQueries({ queryKey, exact: true }), 0);
+    });
+  }, [queryClient]);
 }
 
 /** The stream's state, for the live indicator. */

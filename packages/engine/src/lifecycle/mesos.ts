@@ -72,18 +72,25 @@ export type MesosUpdateOutcome =
 
 /**
  * What an update for the task's current run does to it. Repeats and
- * reconciliation answers change nothing (SAME_STATE); TASK_KILLING while we
- * are already killing or preempting keeps that state; an update after the run
+ * reconciliation answers change nothing (SAME_STATE); a run we are killing or
+ * preempting that reports itself starting, running or being killed keeps
+ * that state (ALREADY_STOPPING); an update after the run
  * ended changes nothing (Peloton skips a LOST for a finished task). A kill
  * that ends a PREEMPTING run is stored with the reason PREEMPTED, which keeps
  * it from counting as a failure.
  */
+const STOPPING: ReadonlySet<TaskState> = new Set(["KILLING", "PREEMPTING"]);
+const STILL_UP: ReadonlySet<TaskState> = new Set(["LAUNCHED", "STARTING", "RUNNING", "KILLING"]);
+
 export function applyMesosUpdate(current: TaskState, status: MesosStatus): MesosUpdateOutcome {
   const { state: to, reason } = taskStateFromMesos(status);
   if (to === current) return { kind: "IGNORE", why: "SAME_STATE", state: current };
   if (isTerminalTaskState(current) || current === "DELETED")
     return { kind: "IGNORE", why: "RUN_ENDED", state: current };
-  if (to === "KILLING" && current === "PREEMPTING")
+  // A run we are stopping that reports itself up (the update was in flight
+  // before the kill, or answers a reconciliation) is still being stopped: the
+  // kill stands and is sent again if no end is reported.
+  if (STOPPING.has(current) && STILL_UP.has(to))
     return { kind: "IGNORE", why: "ALREADY_STOPPING", state: current };
   if (!canTransition(current, to))
     return {

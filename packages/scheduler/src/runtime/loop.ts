@@ -21,6 +21,12 @@ export interface PeriodicLoopOptions {
   log: Logger;
   /** Also run a tick as soon as the loop starts. Default true. */
   runOnStart?: boolean;
+  /**
+   * A tick still running after this long is logged as stalled (and again each
+   * time as long again passes): a loop waiting on something that never comes
+   * must be visible, not silent. Default 30 s.
+   */
+  stallMs?: number;
 }
 
 export class PeriodicLoop implements SchedulerLoop {
@@ -59,11 +65,22 @@ export class PeriodicLoop implements SchedulerLoop {
   }
 
   private async runTick(): Promise<void> {
+    const stallMs = this.opts.stallMs ?? 30_000;
+    const started = performance.now();
+    const watchdog = setInterval(() => {
+      const runningMs = Math.round(performance.now() - started);
+      this.opts.log.warn(
+        { loop: this.name, runningMs },
+        `${this.name}: tick still running after ${Math.round(runningMs / 1000)} s`,
+      );
+    }, stallMs);
     try {
       await this.opts.tick();
     } catch (err) {
       // A failed tick is retried by the next one; the loop itself never dies.
       this.opts.log.error({ err, loop: this.name }, `${this.name}: tick failed`);
+    } finally {
+      clearInterval(watchdog);
     }
     this.running = undefined;
     if (this.stopped) return;
