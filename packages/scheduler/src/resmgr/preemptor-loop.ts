@@ -157,7 +157,7 @@ export class PreemptorLoop implements SchedulerLoop {
 
   /** One cycle now (the loop's tick): read, decide, record, kill. Null when the input was refused. */
   async cycle(): Promise<PreemptorCycle | null> {
-    const { gateway, configs, log } = this.opts;
+    const { gateway, log } = this.opts;
     const at = this.now();
     this.lastTickAt = at.getTime();
     const started = performance.now();
