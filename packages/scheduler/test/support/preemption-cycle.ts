@@ -1,9 +1,10 @@
 /**
- * One preemption cycle on stored data, the way the resource manager runs it
- * (for integration tests and the browser tests' scenario): pools and usage
- * from the storage gateway, entitlements and decisions from the engine, rows
- * from `preemptionRowOf`, recorded with `recordMany` in one transaction. No
- * number is invented: they are the engine's on that data.
+ * One preemption cycle on stored data, by hand (for the API and CLI tests'
+ * small history, made without a cluster): pools and usage from the storage
+ * gateway, entitlements and decisions from the engine, rows from
+ * `preemptionRowOf`, recorded with `recordMany` in one transaction. No number
+ * is invented: they are the engine's on that data. The running system's
+ * preemptor is `src/resmgr/preemptor-loop.ts` (test/preemptor.int.test.ts).
  */
 import {
   buildPoolTree,

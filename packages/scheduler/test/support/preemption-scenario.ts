@@ -3,7 +3,8 @@
  * system's own write paths (jobs and tasks through the storage gateway, two
  * preemption cycles decided by the engine and recorded with `recordMany`,
  * one victim brought back through the host manager's status writes), for the
- * API tests and the browser tests. Its times sit before `now`.
+ * API and CLI tests (the browser tests follow real preemptions:
+ * e2e/support/preemption-journey.ts). Its times sit before `now`.
  *
  *   cycle 1 (now − 50 min), inter-pool
  *     /web          web-frontend (priority 5, 6 × 3 cores) and web-reports
