@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./support/test.ts";
 
 // Next keeps pages it navigated away from rendered but hidden: only visible rows count.
 const auditRow = (page: Page, action: string, target: string) =>

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
 import { E2E_AGENTS, readFixture } from "./support/fixture.ts";
+import { expect, type Page, test } from "./support/test.ts";
 
 // Next keeps pages it navigated away from rendered but hidden: only visible rows count.
 const row = (page: Page, hostname: string) =>

@@ -10,10 +10,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { expect, type Page, test } from "@playwright/test";
 import { createApiClient } from "../packages/cli/src/api-client.ts";
 import { readFixture } from "./support/fixture.ts";
 import { failOnHydrationErrors } from "./support/hydration.ts";
+import { expect, type Page, test } from "./support/test.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const shot = (page: Page, name: string) =>

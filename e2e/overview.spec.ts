@@ -1,5 +1,6 @@
-import { type APIRequestContext, expect, test } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { E2E_AGENTS, readFixture } from "./support/fixture.ts";
+import { expect, test } from "./support/test.ts";
 
 /** The API's overview figures (superjson over GET: numbers are plain JSON). */
 async function summary(request: APIRequestContext) {

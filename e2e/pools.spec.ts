@@ -7,8 +7,8 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { expect, type Page, test } from "@playwright/test";
 import { failOnHydrationErrors } from "./support/hydration.ts";
+import { expect, type Page, test } from "./support/test.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const shot = (page: Page, name: string) =>

@@ -6,11 +6,12 @@
  * are the API's at the same moment: other specs change the cluster, and the
  * preemptor answers them.
  */
-import { expect, type Page, test } from "@playwright/test";
+
 import { formatResource } from "../apps/console/src/lib/format.ts";
 import { createApiClient } from "../packages/cli/src/api-client.ts";
 import { readFixture } from "./support/fixture.ts";
 import { createPool, journeyJobYaml, running, waitFor } from "./support/preemption-journey.ts";
+import { expect, type Page, test } from "./support/test.ts";
 
 // Next keeps pages it navigated away from rendered but hidden: only visible rows count.
 const rows = (page: Page) => page.locator("tr[data-preemption]").filter({ visible: true });

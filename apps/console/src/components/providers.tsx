@@ -3,7 +3,7 @@ import type { AppRouter } from "@peloton/api";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { ThemeProvider } from "next-themes";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { Toaster } from "sonner";
 import superjson from "superjson";
 import { LiveProvider } from "@/lib/live";
@@ -24,6 +24,11 @@ function makeQueryClient() {
 
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
+  // Marks the page interactive (React has attached its handlers): browser
+  // tests wait for it before they click, as a person waits for a page to load.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       links: [
