@@ -27,6 +27,7 @@ import {
 } from "../../storage/src/index.ts";
 import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
 import type { AppRouter } from "../src/index.ts";
+import { transformer } from "../src/transformer.ts";
 import { serveApi } from "../test/support/http-server.ts";
 
 const POOLS = 1000;
@@ -114,7 +115,7 @@ const benchmarks: Benchmark[] = [
       try {
         await storeRandomTree(gateway);
         const client = createTRPCClient<AppRouter>({
-          links: [httpLink({ url: `${api.url}/api/trpc`, transformer: superjson })],
+          links: [httpLink({ url: `${api.url}/api/trpc`, transformer })],
         });
         const first = await client.pools.tree.query();
         if (first.pools.length !== POOLS)

@@ -4,7 +4,8 @@
  * tree; when a value holds nothing JSON cannot carry (dates, maps, sets,
  * bigints, undefined, non-finite numbers, class instances), superjson's own
  * output is `{ json: value }` without `meta`, which is what the fast path
- * sends. Clients keep using plain superjson: the wire format is the same.
+ * sends. The wire format is superjson's either way; clients (console, CLI)
+ * use this transformer too, for its fast path on the way in.
  */
 import superjson from "superjson";
 
@@ -36,6 +37,8 @@ export function isPlainJson(value: unknown): boolean {
 export const transformer = {
   serialize: (value: unknown) =>
     isPlainJson(value) ? { json: value } : superjson.serialize(value),
-  deserialize: (payload: Parameters<typeof superjson.deserialize>[0]) =>
-    superjson.deserialize(payload),
+  // Without `meta` there is nothing to restore, and superjson would only copy
+  // the freshly parsed value (~4 ms for the 1,000-pool tree).
+  deserialize: <T = unknown>(payload: Parameters<typeof superjson.deserialize>[0]): T =>
+    payload.meta === undefined ? (payload.json as T) : superjson.deserialize<T>(payload),
 };

@@ -18,6 +18,10 @@ describe("the API's transformer", () => {
     const wire = JSON.parse(JSON.stringify(transformer.serialize(value)));
     expect(wire).toEqual(JSON.parse(JSON.stringify(superjson.serialize(value))));
     expect(superjson.deserialize(wire)).toEqual(value);
+    expect(transformer.deserialize(wire)).toEqual(value);
+    // What superjson sent reads back the same through the transformer, too.
+    const fromSuperjson = JSON.parse(JSON.stringify(superjson.serialize(value)));
+    expect(transformer.deserialize(fromSuperjson)).toEqual(superjson.deserialize(fromSuperjson));
   });
 
   it("takes the fast path only for plain JSON", () => {

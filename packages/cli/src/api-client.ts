@@ -1,6 +1,6 @@
 import type { AppRouter } from "@peloton/api";
+import { transformer } from "@peloton/api/transformer";
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
-import superjson from "superjson";
 import { EventSource } from "undici";
 
 export const DEFAULT_URL = "http://localhost:3000";
@@ -32,8 +32,8 @@ export function createApiClient(baseUrl: string) {
     links: [
       splitLink({
         condition: (op) => op.type === "subscription",
-        true: httpSubscriptionLink({ url, transformer: superjson, EventSource }),
-        false: httpLink({ url, transformer: superjson }),
+        true: httpSubscriptionLink({ url, transformer, EventSource }),
+        false: httpLink({ url, transformer }),
       }),
     ],
   });

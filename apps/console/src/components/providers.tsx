@@ -1,11 +1,11 @@
 "use client";
 import type { AppRouter } from "@peloton/api";
+import { transformer } from "@peloton/api/transformer";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { ThemeProvider } from "next-themes";
 import { type ReactNode, useEffect, useState } from "react";
 import { Toaster } from "sonner";
-import superjson from "superjson";
 import { LiveProvider } from "@/lib/live";
 import { TRPCProvider } from "@/lib/trpc";
 
@@ -35,8 +35,8 @@ export function Providers({ children }: { children: ReactNode }) {
         // Subscriptions (live updates) over server-sent events, everything else batched.
         splitLink({
           condition: (op) => op.type === "subscription",
-          true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
-          false: httpBatchLink({ url: "/api/trpc", transformer: superjson }),
+          true: httpSubscriptionLink({ url: "/api/trpc", transformer }),
+          false: httpBatchLink({ url: "/api/trpc", transformer }),
         }),
       ],
     }),
