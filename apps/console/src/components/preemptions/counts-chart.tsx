@@ -74,6 +74,15 @@ export function CountsChart({
   }));
   const long = counts.until.getTime() - counts.since.getTime() > 2 * 24 * 3_600_000;
   const step = counts.bucketSeconds * 1000;
+  // Over days, one tick a day (the first bucket of each local day), not one
+  // per few buckets labelled with the same date twice.
+  const dayStarts = long
+    ? data
+        .map((d) => d.t)
+        .filter(
+          (t, i) => i === 0 || format(t, "yyyy-MM-dd") !== format(data[i - 1]!.t, "yyyy-MM-dd"),
+        )
+    : [];
   const label = (t: number) =>
     `${format(t, "yyyy-MM-dd HH:mm")} – ${format(t + step, long ? "yyyy-MM-dd HH:mm" : "HH:mm")}`;
   return (
@@ -87,6 +96,9 @@ export function CountsChart({
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" vertical={false} />
           <XAxis
             dataKey="t"
+            {...(dayStarts.length > 1
+              ? { ticks: dayStarts, interval: "preserveStartEnd" as const }
+              : {})}
             tickFormatter={(t: number) => format(t, long ? "MMM d" : "HH:mm")}
             stroke="var(--muted)"
             fontSize={11}
