@@ -2,7 +2,9 @@
  * One LISTEN connection per process, fanned out to any number of in-process
  * subscribers (the API's server-sent-event streams). Announcements that arrive
  * close together are coalesced per topic, so a scheduler committing thousands
- * of task transitions a second costs each browser a few messages a second.
+ * of task transitions a second costs each browser a few messages a second:
+ * a quiet feed delivers a change after a short gathering window (`leadMs`),
+ * a busy one at most once per `coalesceMs`.
  * The connection comes back by itself after a database restart; subscribers
  * see the state change and refetch everything once it is back, because
  * announcements sent while it was down are lost.
@@ -19,8 +21,14 @@ import {
 export type ListenerState = "connecting" | "listening" | "down";
 
 export interface ChangeListenerOptions {
-  /** Window in which announcements of one topic are merged. Default 100 ms. */
+  /** At most one delivery per this window while changes keep coming. Default 100 ms. */
   coalesceMs?: number;
+  /**
+   * After a quiet spell, how long the first change waits for others that
+   * arrive with it (one transaction's announcements, a burst starting).
+   * Default 25 ms.
+   */
+  leadMs?: number;
   /** First reconnect delay, doubled up to 10 s. Default 250 ms. */
   retryMs?: number;
   onError?: (err: Error) => void;
@@ -36,10 +44,12 @@ export class ChangeListener {
   private readonly stateSubscribers = new Set<StateSubscriber>();
   private readonly pending = new Map<ChangeTopic, Set<string> | null>();
   private flushTimer: NodeJS.Timeout | undefined;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryDelay: number;
   private stopped = false;
   private readonly coalesceMs: number;
+  private readonly leadMs: number;
   private readonly retryMs: number;
 
   constructor(
@@ -47,6 +57,7 @@ export class ChangeListener {
     private readonly opts: ChangeListenerOptions = {},
   ) {
     this.coalesceMs = opts.coalesceMs ?? 100;
+    this.leadMs = Math.min(opts.leadMs ?? 25, this.coalesceMs);
     this.retryMs = opts.retryMs ?? 250;
     this.retryDelay = this.retryMs;
     void this.connect();
@@ -126,11 +137,17 @@ export class ChangeListener {
       for (const k of change.keys) keys.add(k);
       this.pending.set(change.topic, keys.size > MAX_KEYS_PER_CHANGE ? null : keys);
     }
-    this.flushTimer ??= setTimeout(() => this.flush(), this.coalesceMs);
+    if (this.flushTimer) return;
+    const sinceLast = performance.now() - this.lastFlushAt;
+    this.flushTimer = setTimeout(
+      () => this.flush(),
+      Math.max(this.leadMs, this.coalesceMs - sinceLast),
+    );
   }
 
   private flush(): void {
     this.flushTimer = undefined;
+    this.lastFlushAt = performance.now();
     const batch = [...this.pending];
     this.pending.clear();
     for (const [topic, keys] of batch) {
