@@ -72,17 +72,35 @@ export function Beneficiary({ p }: { p: PreemptionRow }) {
   return <PoolLink path={b.poolPath} />;
 }
 
-export function CameBackCell({ p }: { p: PreemptionRow }) {
+/**
+ * The "came back" words with their tone. `stacked` (a table's narrow column)
+ * puts what follows the " · " on a second, quieter line; the text read out
+ * stays the same.
+ */
+export function CameBackCell({ p, stacked = false }: { p: PreemptionRow; stacked?: boolean }) {
   const c = cameBackOf(p);
+  const [head, ...rest] = c.label.split(" · ");
+  const tail = rest.join(" · ");
   return (
     <span
-      className="flex items-center gap-1.5 whitespace-nowrap"
+      className={`flex gap-1.5 whitespace-nowrap ${stacked ? "items-start" : "items-center"}`}
       title={c.detail}
       data-testid="came-back"
       data-tone={c.tone}
     >
-      <span aria-hidden className={`size-2 shrink-0 rounded-full ${TONE_DOT[c.tone]}`} />
-      {c.label}
+      <span
+        aria-hidden
+        className={`size-2 shrink-0 rounded-full ${TONE_DOT[c.tone]} ${stacked ? "mt-1.5" : ""}`}
+      />
+      {stacked && tail ? (
+        <span>
+          {head}
+          <span className="sr-only"> · </span>
+          <span className="block text-xs text-muted">{tail}</span>
+        </span>
+      ) : (
+        c.label
+      )}
     </span>
   );
 }

@@ -76,7 +76,7 @@ function columns(onOpen: (p: PreemptionRow) => void) {
     col.display({
       id: "back",
       header: () => <span className="whitespace-nowrap">Came back</span>,
-      cell: ({ row }) => <CameBackCell p={row.original} />,
+      cell: ({ row }) => <CameBackCell p={row.original} stacked />,
     }),
   ];
 }
