@@ -329,10 +329,16 @@ function jobIdsOf(rows: readonly PreemptorTaskRow[]): string[] {
   return [...ids];
 }
 
+/** What a history row names of a task (the victim, or the waiting gang's first). */
+export type VictimRowFacts = Pick<
+  PreemptorTaskRow,
+  "taskId" | "jobId" | "jobName" | "instanceId" | "runId" | "poolId"
+>;
+
 /** A decision's history row, with the facts of the victim and the gang the read gave. */
 export function rowOf(
   d: PreemptionDecision,
-  tasks: ReadonlyMap<string, PreemptorTaskRow>,
+  tasks: ReadonlyMap<string, VictimRowFacts>,
   poolIds: ReadonlyMap<string, string>,
   at: Date,
 ): NewPreemption {

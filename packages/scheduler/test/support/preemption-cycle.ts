@@ -1,8 +1,9 @@
 /**
  * One preemption cycle on stored data, by hand (for the API and CLI tests'
  * small history, made without a cluster): pools and usage from the storage
- * gateway, entitlements and decisions from the engine, rows from
- * `preemptionRowOf`, recorded with `recordMany` in one transaction. No number
+ * gateway, entitlements and decisions from the engine, rows worded as the
+ * preemptor words them (`rowOf`), recorded with `recordMany` and the jobs'
+ * task counts in one transaction. No number
  * is invented: they are the engine's on that data. The running system's
  * preemptor is `src/resmgr/preemptor-loop.ts` (test/preemptor.int.test.ts).
  */
@@ -25,7 +26,7 @@ import type {
   TaskState,
 } from "@peloton/storage";
 import pg from "pg";
-import { preemptionRowOf } from "../../src/index.ts";
+import { rowOf } from "../../src/resmgr/preemptor-loop.ts";
 
 /** A task as the cycle reads it (one row per instance: its current run). */
 export interface CycleTask {
@@ -122,7 +123,6 @@ export async function recordPreemptionCycle(
   );
   if (!entitlement.ok) throw new Error(`entitlement: ${JSON.stringify(entitlement.error)}`);
 
-  const byId = new Map(tasks.map((t) => [t.id, t]));
   const engineTasks: PreemptionTask[] = tasks.map((t) => ({
     taskId: t.id,
     jobId: t.jobId,
@@ -156,28 +156,25 @@ export async function recordPreemptionCycle(
   if (!result.ok) throw new Error(`preemption input: ${JSON.stringify(result.errors)}`);
 
   const poolIds = new Map(records.map((p) => [p.path, p.id]));
-  const rows = result.decisions.map((d) => {
-    const v = byId.get(d.victim.taskId)!;
-    const first = d.kind === "INTRA_POOL" ? byId.get(d.beneficiary.taskIds[0]!) : undefined;
-    return preemptionRowOf(
-      d,
+  const facts = new Map(
+    tasks.map((t) => [
+      t.id,
       {
-        victim: { jobName: v.jobName, instanceId: v.instanceId, runId: v.runId, poolId: v.poolId },
-        poolIds,
-        ...(first
-          ? {
-              gangTask: {
-                taskId: first.id,
-                jobId: first.jobId,
-                jobName: first.jobName,
-                instanceId: first.instanceId,
-              },
-            }
-          : {}),
+        taskId: t.id,
+        jobId: t.jobId,
+        jobName: t.jobName,
+        instanceId: t.instanceId,
+        runId: t.runId,
+        poolId: t.poolId,
       },
-      opts.at,
-    );
+    ]),
+  );
+  const rows = result.decisions.map((d) => rowOf(d, facts, poolIds, opts.at));
+  // As the preemptor records them: the rows and the jobs' task counts together.
+  const outcome = await gateway.transaction(async (tx) => {
+    const recorded = await tx.preemptions.recordMany(rows);
+    await tx.jobs.addTaskCounts(recorded.countDeltas);
+    return recorded;
   });
-  const outcome = await gateway.transaction((tx) => tx.preemptions.recordMany(rows));
   return { decisions: result.decisions, rows, outcome };
 }
