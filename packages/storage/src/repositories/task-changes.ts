@@ -10,6 +10,7 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
+import { type CountDelta, countDeltasOf } from "./count-deltas.ts";
 
 /** One row of a task's history (task_events). */
 export interface TaskEventWrite {
@@ -65,7 +66,7 @@ export interface TaskChangesOutcome {
   /** Rows that were no longer in the expected state and run (or are gone). */
   missed: TaskChange[];
   /** Per job and state, how many tasks entered (+) or left (−) it. */
-  countDeltas: { jobId: string; state: TaskState; delta: number }[];
+  countDeltas: CountDelta[];
 }
 
 /** The optional columns, their SQL type, and how a change gives them. */
@@ -151,22 +152,6 @@ async function insertEvents(db: DbOrTx, changes: readonly TaskChange[]): Promise
            reason, message, hostname, agent_id, at)`;
 }
 
-function countDeltasOf(applied: readonly TaskChange[]): TaskChangesOutcome["countDeltas"] {
-  const byKey = new Map<string, { jobId: string; state: TaskState; delta: number }>();
-  const add = (jobId: string, state: TaskState, delta: number) => {
-    const key = `${jobId} ${state}`;
-    const d = byKey.get(key);
-    if (d) d.delta += delta;
-    else byKey.set(key, { jobId, state, delta });
-  };
-  for (const c of applied) {
-    if (c.state === c.expect.state) continue;
-    add(c.jobId, c.expect.state, -1);
-    add(c.jobId, c.state, +1);
-  }
-  return [...byKey.values()].filter((d) => d.delta !== 0);
-}
-
 /** Statements per UPDATE: past this many rows a batch is split (parameter arrays stay moderate). */
 const CHUNK = 5_000;
 
@@ -183,7 +168,13 @@ export function taskChangesRepository(db: DbOrTx) {
         for (const c of chunk) (moved.has(c.taskId) ? applied : missed).push(c);
       }
       await insertEvents(db, applied);
-      return { applied, missed, countDeltas: countDeltasOf(applied) };
+      return {
+        applied,
+        missed,
+        countDeltas: countDeltasOf(
+          applied.map((c) => ({ jobId: c.jobId, from: c.expect.state, to: c.state })),
+        ),
+      };
     },
   };
 }

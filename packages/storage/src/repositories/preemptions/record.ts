@@ -5,6 +5,7 @@
 import type { TaskState } from "../../records.ts";
 import type { DbOrTx } from "../../tx.ts";
 import { changesRepository } from "../changes.ts";
+import { countDeltasOf } from "../count-deltas.ts";
 import { COUNT_PERIODS } from "./counts.ts";
 import { poolKeysOf } from "./filters.ts";
 import type { NewPreemption, PreemptionRecordOutcome, RescheduledRun } from "./types.ts";
@@ -223,7 +224,13 @@ export function preemptionWrites(db: DbOrTx) {
       return {
         recorded: recorded.map((r) => ({ id: r.id, taskId: r.task_id })),
         stale,
-        countDeltas: countDeltasOf(written),
+        countDeltas: countDeltasOf(
+          written.map((r) => ({
+            jobId: r.victim.jobId,
+            from: r.victim.state,
+            to: r.victim.stateAfter,
+          })),
+        ),
       };
     },
 
@@ -245,22 +252,6 @@ export function preemptionWrites(db: DbOrTx) {
      */
     markRescheduledMany,
   };
-}
-
-/** What the recorded victims' moves do to their jobs' task counts. */
-function countDeltasOf(written: readonly NewPreemption[]): PreemptionRecordOutcome["countDeltas"] {
-  const byKey = new Map<string, { jobId: string; state: TaskState; delta: number }>();
-  const add = (jobId: string, state: TaskState, delta: number) => {
-    const key = `${jobId} ${state}`;
-    const d = byKey.get(key);
-    if (d) d.delta += delta;
-    else byKey.set(key, { jobId, state, delta });
-  };
-  for (const r of written) {
-    add(r.victim.jobId, r.victim.state, -1);
-    add(r.victim.jobId, r.victim.stateAfter, +1);
-  }
-  return [...byKey.values()].filter((d) => d.delta !== 0);
 }
 
 async function staleOutcomes(

@@ -6,6 +6,7 @@
  * decision.
  */
 import type { ResourceKind, TaskState } from "../../records.ts";
+import type { CountDelta } from "../count-deltas.ts";
 
 export const PREEMPTION_KINDS = ["INTER_POOL", "INTRA_POOL"] as const;
 export type PreemptionKind = (typeof PREEMPTION_KINDS)[number];
@@ -148,7 +149,7 @@ export interface PreemptionRecordOutcome {
    * what the caller adds to the jobs' task counts in the same transaction
    * (`jobs.addTaskCounts`, as the task writer does for its own moves).
    */
-  countDeltas: { jobId: string; state: TaskState; delta: number }[];
+  countDeltas: CountDelta[];
 }
 
 /** A victim's task reached RUNNING in this run at this time (it came back). */
