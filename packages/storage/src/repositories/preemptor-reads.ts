@@ -15,6 +15,7 @@
  * and, for the jobs whose SLA limits how many instances may be down, how
  * many run now.
  */
+import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import type { KindAmounts } from "./admission-reads.ts";
@@ -87,6 +88,14 @@ interface TaskSqlRow {
   agent_id: string | null;
 }
 
+/** The columns of a TaskSqlRow, from `tasks t JOIN jobs j`. */
+const TASK_COLUMNS = Prisma.raw(`
+  t.id::text AS task_id, t.job_id::text AS job_id, j.name AS job_name, t.instance_id,
+  t.run_id, j.pool_id::text AS pool_id, t.state::text AS state, t.priority,
+  t.preemptible, t.revocable, t.controller, t.cpu, t.gpu, t.mem_mb AS mem,
+  t.disk_mb AS disk, t.started_at, coalesce(t.queued_at, t.created_at) AS queued_at,
+  t.mesos_task_id, t.agent_id`);
+
 const toTask = (r: TaskSqlRow): PreemptorTaskRow => ({
   taskId: r.task_id,
   jobId: r.job_id,
@@ -143,12 +152,7 @@ export function preemptorReadsRepository(db: DbOrTx) {
     /** Every PENDING task. */
     async pending(): Promise<PreemptorTaskRow[]> {
       const rows = await db.$queryRaw<TaskSqlRow[]>`
-        SELECT t.id::text AS task_id, t.job_id::text AS job_id, j.name AS job_name, t.instance_id,
-               t.run_id, j.pool_id::text AS pool_id, t.state::text AS state, t.priority,
-               t.preemptible, t.revocable, t.controller, t.cpu, t.gpu, t.mem_mb AS mem,
-               t.disk_mb AS disk, t.started_at, coalesce(t.queued_at, t.created_at) AS queued_at,
-               t.mesos_task_id, t.agent_id
-        FROM tasks t JOIN jobs j ON j.id = t.job_id
+        SELECT ${TASK_COLUMNS} FROM tasks t JOIN jobs j ON j.id = t.job_id
         WHERE t.state = 'PENDING'`;
       return rows.map(toTask);
     },
@@ -161,12 +165,7 @@ export function preemptorReadsRepository(db: DbOrTx) {
     async candidates(poolIds: readonly string[]): Promise<PreemptorTaskRow[]> {
       if (poolIds.length === 0) return [];
       const rows = await db.$queryRaw<TaskSqlRow[]>`
-        SELECT t.id::text AS task_id, t.job_id::text AS job_id, j.name AS job_name, t.instance_id,
-               t.run_id, j.pool_id::text AS pool_id, t.state::text AS state, t.priority,
-               t.preemptible, t.revocable, t.controller, t.cpu, t.gpu, t.mem_mb AS mem,
-               t.disk_mb AS disk, t.started_at, coalesce(t.queued_at, t.created_at) AS queued_at,
-               t.mesos_task_id, t.agent_id
-        FROM tasks t JOIN jobs j ON j.id = t.job_id
+        SELECT ${TASK_COLUMNS} FROM tasks t JOIN jobs j ON j.id = t.job_id
         WHERE j.pool_id = ANY(${[...poolIds]}::uuid[])
           AND t.state::text = ANY(${[...PREEMPTION_CANDIDATE_STATES]}::text[])`;
       return rows.map(toTask);
