@@ -26,6 +26,11 @@ export function rssMb(): number {
   return Math.round(process.memoryUsage().rss / (1024 * 1024));
 }
 
+/** Milliseconds to three decimals, as the JSON lines report them. */
+export function round3(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
 export function percentile(sortedAsc: readonly number[], p: number): number {
   if (sortedAsc.length === 0) return 0;
   const idx = Math.min(

@@ -15,37 +15,28 @@ import {
   log,
   median,
   percentile,
+  round3,
   rssMb,
 } from "../../../bench/harness.ts";
 import { ensureRootPool } from "../../scheduler/src/index.ts";
-import { ChangeListener, openGateway, type TaskState } from "../../storage/src/index.ts";
-import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
+import type { TaskState } from "../../storage/src/index.ts";
 import type { AppRouter, LiveMessage } from "../src/index.ts";
 import { transformer } from "../src/transformer.ts";
-import { serveApi } from "../test/support/http-server.ts";
+import { withServedApi } from "./served-api.ts";
 
 const CHANGES = 200;
 const WARMUP = 10;
 /** Between changes: past the listener's coalescing window, so each is a quiet feed's change. */
 const GAP_MS = 150;
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 const benchmarks: Benchmark[] = [
   {
     name: "live.state_to_browser",
-    run: async (): Promise<BenchResult> => {
-      const db = await createScratchDatabase("peloton_bench_live");
-      const gateway = openGateway(db.url, { max: 4 });
-      const changes = new ChangeListener(db.url);
-      const api = await serveApi(() => ({
-        gateway,
-        changes,
-        actor: { login: "bench", displayName: "bench" },
-      }));
-      const client = createTRPCClient<AppRouter>({
-        links: [httpSubscriptionLink({ url: `${api.url}/api/trpc`, transformer, EventSource })],
-      });
-      try {
+    run: (): Promise<BenchResult> =>
+      withServedApi("peloton_bench_live", async ({ gateway, api }) => {
+        const client = createTRPCClient<AppRouter>({
+          links: [httpSubscriptionLink({ url: `${api.url}/api/trpc`, transformer, EventSource })],
+        });
         await ensureRootPool(gateway);
         const root = (await gateway.pools.getByPath("/"))!;
         const pool = await gateway.pools.create(
@@ -161,13 +152,7 @@ const benchmarks: Benchmark[] = [
           lead_ms: 25,
           coalesce_ms: 100,
         };
-      } finally {
-        await api.close();
-        await changes.stop();
-        await gateway.close();
-        await db.dispose();
-      }
-    },
+      }),
   },
 ];
 

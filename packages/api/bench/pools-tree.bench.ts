@@ -13,26 +13,20 @@ import {
   log,
   median,
   percentile,
+  round3,
   rssMb,
   seededRandom,
   timeRounds,
 } from "../../../bench/harness.ts";
 import { randomPools } from "../../engine/bench/random-pools.ts";
 import { ensureRootPool } from "../../scheduler/src/index.ts";
-import {
-  ChangeListener,
-  type NewTask,
-  openGateway,
-  type StorageGateway,
-} from "../../storage/src/index.ts";
-import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
+import type { NewTask, StorageGateway } from "../../storage/src/index.ts";
 import type { AppRouter } from "../src/index.ts";
 import { transformer } from "../src/transformer.ts";
-import { serveApi } from "../test/support/http-server.ts";
+import { withServedApi } from "./served-api.ts";
 
 const POOLS = 1000;
 const REQUESTS = 200;
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** The random tree through the repositories, one transaction; usage as one job per leaf. */
 export async function storeRandomTree(gateway: StorageGateway): Promise<void> {
@@ -103,16 +97,8 @@ export async function storeRandomTree(gateway: StorageGateway): Promise<void> {
 const benchmarks: Benchmark[] = [
   {
     name: `pools.tree_api_${POOLS}`,
-    run: async (): Promise<BenchResult> => {
-      const db = await createScratchDatabase("peloton_bench_pools");
-      const gateway = openGateway(db.url, { max: 4 });
-      const changes = new ChangeListener(db.url);
-      const api = await serveApi(() => ({
-        gateway,
-        changes,
-        actor: { login: "bench", displayName: "bench" },
-      }));
-      try {
+    run: (): Promise<BenchResult> =>
+      withServedApi("peloton_bench_pools", async ({ gateway, api }) => {
         await storeRandomTree(gateway);
         const client = createTRPCClient<AppRouter>({
           links: [httpLink({ url: `${api.url}/api/trpc`, transformer })],
@@ -140,13 +126,7 @@ const benchmarks: Benchmark[] = [
           goal_p95_ms: 50,
           response_kb: Math.round(superjson.stringify(first).length / 1024),
         };
-      } finally {
-        await api.close();
-        await changes.stop();
-        await gateway.close();
-        await db.dispose();
-      }
-    },
+      }),
   },
 ];
 export default benchmarks;

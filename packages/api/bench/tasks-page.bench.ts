@@ -15,25 +15,19 @@ import {
   log,
   median,
   percentile,
+  round3,
   rssMb,
   seededRandom,
 } from "../../../bench/harness.ts";
 import { ensureRootPool } from "../../scheduler/src/index.ts";
-import {
-  ChangeListener,
-  type NewTask,
-  openGateway,
-  type TaskState,
-} from "../../storage/src/index.ts";
-import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
+import type { NewTask, TaskState } from "../../storage/src/index.ts";
 import type { AppRouter } from "../src/index.ts";
-import { serveApi } from "../test/support/http-server.ts";
+import { withServedApi } from "./served-api.ts";
 
 const TASKS = 1_000_000;
 const CHUNK = 20_000;
 const PAGE = 100;
 const REQUESTS = 200;
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** A big job's lifecycle in progress: most RUNNING, some done, some waiting. */
 function stateOf(i: number): TaskState {
@@ -50,16 +44,8 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 const benchmarks: Benchmark[] = [
   {
     name: "api.tasks_page_1m",
-    run: async (): Promise<BenchResult> => {
-      const db = await createScratchDatabase("peloton_bench_tasks");
-      const gateway = openGateway(db.url, { max: 4 });
-      const changes = new ChangeListener(db.url);
-      const api = await serveApi(() => ({
-        gateway,
-        changes,
-        actor: { login: "bench", displayName: "bench" },
-      }));
-      try {
+    run: (): Promise<BenchResult> =>
+      withServedApi("peloton_bench_tasks", async ({ gateway, api }) => {
         await ensureRootPool(gateway);
         const root = (await gateway.pools.getByPath("/"))!;
         const pool = await gateway.pools.create(
@@ -181,13 +167,7 @@ const benchmarks: Benchmark[] = [
           state_filter_p95_ms: p95Of(filtered),
           sort_state_p95_ms: p95Of(byState),
         };
-      } finally {
-        await api.close();
-        await changes.stop();
-        await gateway.close();
-        await db.dispose();
-      }
-    },
+      }),
   },
 ];
 

@@ -12,14 +12,13 @@ import {
   log,
   median,
   percentile,
+  round3,
   rssMb,
   seededRandom,
   timeRounds,
 } from "../../../bench/harness.ts";
 import { admit, describeAdmissionReason } from "../src/index.ts";
 import { randomAdmission } from "./random-admission.ts";
-
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 function admissionBench(pools: number, gangsPerPool: number, goalMs: number): Benchmark {
   const gangs = pools * gangsPerPool;

@@ -11,14 +11,13 @@ import {
   log,
   median,
   percentile,
+  round3,
   rssMb,
   seededRandom,
   timeRounds,
 } from "../../../bench/harness.ts";
 import { calculateEntitlement, compilePools, computeEntitlement } from "../src/index.ts";
 import { randomPools } from "./random-pools.ts";
-
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 function entitlementBench(count: number, rounds: number, goalMs: number): Benchmark {
   const name = `entitlement.pools_${count}`;

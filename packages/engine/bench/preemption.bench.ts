@@ -11,6 +11,7 @@ import {
   log,
   median,
   percentile,
+  round3,
   rssMb,
   seededRandom,
   timeRounds,
@@ -19,7 +20,6 @@ import { decidePreemptions } from "../src/index.ts";
 import { randomPreemption } from "./random-preemption.ts";
 
 const GOAL_MS = 20;
-const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
 function preemptionBench(pools: number, tasks: number): Benchmark {
   const name = `preemption.pools_${pools}_tasks_${tasks / 1000}k`;

@@ -1,0 +1,35 @@
+/**
+ * The API benchmarks' stage: a scratch database, its gateway and change
+ * listener, and the API served over HTTP on them; all of it taken down after
+ * `fn`, whatever it does.
+ */
+import { ChangeListener, openGateway, type StorageGateway } from "../../storage/src/index.ts";
+import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
+import { type ServedApi, serveApi } from "../test/support/http-server.ts";
+
+export interface ApiStage {
+  gateway: StorageGateway;
+  api: ServedApi;
+}
+
+export async function withServedApi<T>(
+  databaseName: string,
+  fn: (stage: ApiStage) => Promise<T>,
+): Promise<T> {
+  const db = await createScratchDatabase(databaseName);
+  const gateway = openGateway(db.url, { max: 4 });
+  const changes = new ChangeListener(db.url);
+  const api = await serveApi(() => ({
+    gateway,
+    changes,
+    actor: { login: "bench", displayName: "bench" },
+  }));
+  try {
+    return await fn({ gateway, api });
+  } finally {
+    await api.close();
+    await changes.stop();
+    await gateway.close();
+    await db.dispose();
+  }
+}
