@@ -7,10 +7,18 @@ import type { Tone } from "@/lib/states";
 
 export interface CameBack {
   tone: Tone;
-  /** Two or three words for a table cell. */
+  /** The answer in a word ("back", "ended", ...). */
+  word: string;
+  /** What qualifies it (how long after, which state), when anything does. */
+  after: string | null;
+  /** Two or three words for a table cell: the word, then what qualifies it. */
   label: string;
   /** One sentence for the details. */
   detail: string;
+}
+
+function answer(tone: Tone, word: string, after: string | null, detail: string): CameBack {
+  return { tone, word, after, label: after ? `${word} · ${after}` : word, detail };
 }
 
 const ENDED = new Set(["SUCCEEDED", "FAILED", "LOST", "KILLED", "DELETED"]);
@@ -28,33 +36,37 @@ function duration(ms: number): string {
 export function cameBackOf(p: PreemptionRow): CameBack {
   if (p.rescheduled) {
     const after = duration(p.rescheduled.at.getTime() - p.at.getTime());
-    return {
-      tone: "ok",
-      label: `back · ${after}`,
-      detail: `It ran again ${after} later (run ${p.rescheduled.runId}${p.taskNow ? `, now ${p.taskNow.state}` : ""}).`,
-    };
+    return answer(
+      "ok",
+      "back",
+      after,
+      `It ran again ${after} later (run ${p.rescheduled.runId}${p.taskNow ? `, now ${p.taskNow.state}` : ""}).`,
+    );
   }
   const now = p.taskNow;
   if (!now) {
-    return { tone: "idle", label: "task deleted", detail: "Its task no longer exists." };
+    return answer("idle", "task deleted", null, "Its task no longer exists.");
   }
   if (now.runId === p.victim.runId && STOPPING.has(now.state)) {
-    return {
-      tone: "warn",
-      label: "being killed",
-      detail: `The kill was sent; the run is ${now.state} until the cluster confirms it.`,
-    };
+    return answer(
+      "warn",
+      "being killed",
+      null,
+      `The kill was sent; the run is ${now.state} until the cluster confirms it.`,
+    );
   }
   if (now.runId === p.victim.runId && ENDED.has(now.state)) {
-    return {
-      tone: "bad",
-      label: `ended · ${now.state}`,
-      detail: `Run ${now.runId} ended ${now.state} and no new run has reached RUNNING: its job's type and restart policy decide whether one starts.`,
-    };
+    return answer(
+      "bad",
+      "ended",
+      now.state,
+      `Run ${now.runId} ended ${now.state} and no new run has reached RUNNING: its job's type and restart policy decide whether one starts.`,
+    );
   }
-  return {
-    tone: "warn",
-    label: `waiting · ${now.state}`,
-    detail: `Not running again yet: run ${now.runId} is ${now.state}.`,
-  };
+  return answer(
+    "warn",
+    "waiting",
+    now.state,
+    `Not running again yet: run ${now.runId} is ${now.state}.`,
+  );
 }

@@ -74,13 +74,11 @@ export function Beneficiary({ p }: { p: PreemptionRow }) {
 
 /**
  * The "came back" words with their tone. `stacked` (a table's narrow column)
- * puts what follows the " · " on a second, quieter line; the text read out
- * stays the same.
+ * puts what qualifies the word on a second, quieter line; the text read out
+ * stays the label.
  */
 export function CameBackCell({ p, stacked = false }: { p: PreemptionRow; stacked?: boolean }) {
   const c = cameBackOf(p);
-  const [head, ...rest] = c.label.split(" · ");
-  const tail = rest.join(" · ");
   return (
     <span
       className={`flex gap-1.5 whitespace-nowrap ${stacked ? "items-start" : "items-center"}`}
@@ -92,11 +90,11 @@ export function CameBackCell({ p, stacked = false }: { p: PreemptionRow; stacked
         aria-hidden
         className={`size-2 shrink-0 rounded-full ${TONE_DOT[c.tone]} ${stacked ? "mt-1.5" : ""}`}
       />
-      {stacked && tail ? (
+      {stacked && c.after ? (
         <span>
-          {head}
+          {c.word}
           <span className="sr-only"> · </span>
-          <span className="block text-xs text-muted">{tail}</span>
+          <span className="block text-xs text-muted">{c.after}</span>
         </span>
       ) : (
         c.label
