@@ -4,7 +4,7 @@
  * what came to it and what moved within it; for many pools, the preemptions
  * of each pool's tasks (the busiest pools, the rest together).
  */
-import { format } from "date-fns";
+import { format, isSameDay } from "date-fns";
 import {
   Bar,
   BarChart,
@@ -77,11 +77,7 @@ export function CountsChart({
   // Over days, one tick a day (the first bucket of each local day), not one
   // per few buckets labelled with the same date twice.
   const dayStarts = long
-    ? data
-        .map((d) => d.t)
-        .filter(
-          (t, i) => i === 0 || format(t, "yyyy-MM-dd") !== format(data[i - 1]!.t, "yyyy-MM-dd"),
-        )
+    ? data.map((d) => d.t).filter((t, i, all) => i === 0 || !isSameDay(t, all[i - 1]!))
     : [];
   const label = (t: number) =>
     `${format(t, "yyyy-MM-dd HH:mm")} – ${format(t + step, long ? "yyyy-MM-dd HH:mm" : "HH:mm")}`;
