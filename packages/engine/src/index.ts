@@ -173,6 +173,7 @@ export {
   GOAL_STATES,
   type GoalState,
   holdsAllocation,
+  isStoppingTaskState,
   isTerminalJobState,
   isTerminalTaskState,
   JOB_STATE_NUMBERS,

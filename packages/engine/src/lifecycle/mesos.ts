@@ -4,7 +4,7 @@
  * it has one; the partition-aware states it never asked for are ours.
  */
 
-import { isTerminalTaskState, type TaskState } from "./states.ts";
+import { isStoppingTaskState, isTerminalTaskState, type TaskState } from "./states.ts";
 import { canTransition, TASK_TRANSITIONS, type TransitionRefusal } from "./transitions.ts";
 
 export const MESOS_TASK_STATES = [
@@ -79,7 +79,6 @@ export type MesosUpdateOutcome =
  * that ends a PREEMPTING run is stored with the reason PREEMPTED, which keeps
  * it from counting as a failure.
  */
-const STOPPING: ReadonlySet<TaskState> = new Set(["KILLING", "PREEMPTING"]);
 const STILL_UP: ReadonlySet<TaskState> = new Set(["LAUNCHED", "STARTING", "RUNNING", "KILLING"]);
 
 export function applyMesosUpdate(current: TaskState, status: MesosStatus): MesosUpdateOutcome {
@@ -90,7 +89,7 @@ export function applyMesosUpdate(current: TaskState, status: MesosStatus): Mesos
   // A run we are stopping that reports itself up (the update was in flight
   // before the kill, or answers a reconciliation) is still being stopped: the
   // kill stands and is sent again if no end is reported.
-  if (STOPPING.has(current) && STILL_UP.has(to))
+  if (isStoppingTaskState(current) && STILL_UP.has(to))
     return { kind: "IGNORE", why: "ALREADY_STOPPING", state: current };
   if (!canTransition(current, to))
     return {

@@ -63,6 +63,11 @@ export function isTerminalTaskState(state: TaskState): boolean {
   return state === "SUCCEEDED" || state === "FAILED" || state === "LOST" || state === "KILLED";
 }
 
+/** A kill was decided for the run (a user's stop, or a preemption) and the cluster has not confirmed its end. */
+export function isStoppingTaskState(state: TaskState): boolean {
+  return state === "KILLING" || state === "PREEMPTING";
+}
+
 /** States in which the task's resources count as allocated in its pool (admitted, not yet ended). */
 export function holdsAllocation(state: TaskState): boolean {
   return !(

@@ -10,7 +10,12 @@ import type { JobConfig, JobType } from "../job-config/schema/job-config.ts";
 import { jobKind } from "../job-config/task-traits.ts";
 import { failureLimit, type RestartBackoff, restartDelayMs } from "./failures.ts";
 import { PREEMPTED_REASON } from "./mesos.ts";
-import { type GoalState, isTerminalTaskState, type TaskState } from "./states.ts";
+import {
+  type GoalState,
+  isStoppingTaskState,
+  isTerminalTaskState,
+  type TaskState,
+} from "./states.ts";
 
 export interface TaskSnapshot {
   readonly state: TaskState;
@@ -73,7 +78,6 @@ export type TaskDecision =
 
 /** Not yet on a host: stopping it needs no kill, only leaving its queue. */
 const NOT_LAUNCHED = new Set<TaskState>(["INITIALIZED", "PENDING", "READY", "PLACING", "PLACED"]);
-const STOPPING = new Set<TaskState>(["KILLING", "PREEMPTING"]);
 
 export function nextTaskAction(
   task: TaskSnapshot,
@@ -86,7 +90,7 @@ export function nextTaskAction(
   if (task.goalState === "KILLED" || task.goalState === "DELETED") return towardsStopped(task);
   if (task.desiredRun !== undefined && task.desiredRun > task.run) return restartRequested(task);
   if (state === "INITIALIZED") return { action: "ENQUEUE", why: "NOT_YET_STARTED" };
-  if (STOPPING.has(state)) return { action: "NONE", why: "STOPPING" };
+  if (isStoppingTaskState(state)) return { action: "NONE", why: "STOPPING" };
   if (state === "RUNNING" && task.goalState === "RUNNING")
     return { action: "NONE", why: "AT_GOAL" };
   if (!isTerminalTaskState(state)) return { action: "NONE", why: "IN_PROGRESS" };
@@ -98,7 +102,7 @@ function towardsStopped(task: TaskSnapshot): TaskDecision {
   const { state } = task;
   if (NOT_LAUNCHED.has(state))
     return { action: "MARK_TERMINAL", state: "KILLED", why: "NEVER_LAUNCHED" };
-  if (STOPPING.has(state)) return { action: "NONE", why: "STOPPING" };
+  if (isStoppingTaskState(state)) return { action: "NONE", why: "STOPPING" };
   if (!isTerminalTaskState(state)) return { action: "KILL", why: "STOP_REQUESTED" };
   if (task.goalState === "DELETED")
     return { action: "MARK_TERMINAL", state: "DELETED", why: "DELETE_REQUESTED" };
@@ -113,7 +117,7 @@ function restartRequested(task: TaskSnapshot): TaskDecision {
   if (isTerminalTaskState(task.state)) return newRun(task, "RESTART_REQUESTED", 0);
   if (NOT_LAUNCHED.has(task.state))
     return { action: "MARK_TERMINAL", state: "KILLED", why: "NEVER_LAUNCHED" };
-  if (STOPPING.has(task.state)) return { action: "NONE", why: "STOPPING" };
+  if (isStoppingTaskState(task.state)) return { action: "NONE", why: "STOPPING" };
   return { action: "KILL", why: "RESTART_REQUESTED" };
 }
 

@@ -24,6 +24,7 @@ import {
   ADMISSION_QUEUES,
   buildQueues,
   CANDIDATE_STATES,
+  isStoppingTaskState,
   type JobAvailability,
   type JobConfig,
   type PendingGang,
@@ -43,12 +44,6 @@ import type {
 import { admissionSnapshot } from "./admission-input.ts";
 import type { LeafPoolNumbers } from "./pool-entitlements.ts";
 
-/**
- * Tasks on their way out: their kill is sent (a preemption's, or a user's
- * stop) and what they hold comes back when it lands. Counting it again would
- * preempt a second victim for the same excess while the first one dies.
- */
-export const LEAVING_STATES: readonly TaskState[] = ["PREEMPTING", "KILLING"];
 /** Admitted, not on a host yet: part of the allocation, waiting for room. */
 export const UNPLACED_STATES: readonly TaskState[] = ["READY", "PLACING", "PLACED"];
 const isCandidateState = (s: TaskState) => (CANDIDATE_STATES as readonly string[]).includes(s);
@@ -124,7 +119,11 @@ export function enginePools(
 ): PreemptionPool[] {
   const extras = new Map<string, PoolExtras>();
   for (const r of usage) {
-    const leaving = LEAVING_STATES.includes(r.state);
+    // Tasks on their way out (isStoppingTaskState): their kill is sent (a
+    // preemption's, or a user's stop) and what they hold comes back when it
+    // lands. Counting it again would preempt a second victim for the same
+    // excess while the first one dies.
+    const leaving = isStoppingTaskState(r.state);
     if (!leaving && !UNPLACED_STATES.includes(r.state)) continue;
     const path = pathOf.get(r.poolId);
     if (path === undefined) continue;
