@@ -91,10 +91,10 @@ const server = spawn(
   },
 );
 // The console's and the scheduler's logs, for reading after a failed run
-// (Playwright shows a web server's output only with DEBUG=pw:webserver).
+// (playwright.config.ts leaves the server's stdout out of the runner's
+// output; its stderr still shows there).
 const serverLog = createWriteStream(SERVER_LOG_FILE);
 server.stdout.pipe(serverLog, { end: false });
-server.stdout.pipe(process.stdout, { end: false });
 server.stderr.pipe(serverLog, { end: false });
 server.stderr.pipe(process.stderr, { end: false });
 let stopping = false;
