@@ -68,7 +68,7 @@ function columns(onOpen: (p: PreemptionRow) => void) {
       id: "reason",
       header: "Reason",
       cell: ({ row }) => (
-        <p className="line-clamp-3 min-w-48 text-xs" title={row.original.reason}>
+        <p className="line-clamp-3 min-w-40 text-xs" title={row.original.reason}>
           {row.original.reason}
         </p>
       ),
