@@ -5,8 +5,16 @@
  * scheduler, one ACKNOWLEDGE per status update: undici costs a fraction of
  * `node:http`'s ClientRequest per call, and pipelining lets a burst of calls
  * share a few sockets instead of waiting for a free one.
+ *
+ * Calls made in one turn of the event loop leave in one write per socket:
+ * the sockets are corked at the turn's first call and uncorked at the next
+ * (undici corks around each request, and a corked socket counts nestings),
+ * so the 500 acknowledgements of a committed batch cost a few system calls,
+ * not 500. POSTs are marked idempotent and non-blocking, or undici would not
+ * pipeline them at all.
  */
-import { Pool } from "undici";
+import type { Socket } from "node:net";
+import { buildConnector, Pool } from "undici";
 import { kindForStatus, MesosError, type MesosErrorFacts } from "./errors.ts";
 import { redirectTarget } from "./http-post.ts";
 
@@ -38,6 +46,9 @@ function headerValue(raw: Buffer[] | string[] | null, name: string): string | un
 
 export class CallChannel {
   private readonly pools = new Map<string, Pool>();
+  private readonly sockets = new Set<Socket>();
+  private readonly connect = buildConnector({});
+  private corked = false;
   private closed = false;
 
   constructor(private readonly opts: CallChannelOptions) {}
@@ -84,6 +95,7 @@ export class CallChannel {
       let status = 0;
       let location: string | undefined;
       const parts: Buffer[] = [];
+      const uncork = this.corkForThisTurn();
       this.pool(url).dispatch(
         {
           path: `${url.pathname}${url.search}`,
@@ -95,6 +107,13 @@ export class CallChannel {
             "mesos-stream-id": streamId,
           },
           body,
+          // undici pipelines only idempotent, non-blocking requests, and a POST
+          // is neither by default. A call cut by a broken connection fails
+          // with "network" either way, which the caller already treats as
+          // "may or may not have arrived" (an unacknowledged update is re-sent,
+          // a launch is reconciled); the master answers each call at once.
+          idempotent: true,
+          blocking: false,
           headersTimeout: this.opts.timeoutMs,
           bodyTimeout: this.opts.timeoutMs,
         },
@@ -118,7 +137,25 @@ export class CallChannel {
           },
         },
       );
+      // Queued after the dispatch, so after undici's own deferred write of a
+      // request on a socket that was idle.
+      if (uncork !== undefined) setImmediate(uncork);
     });
+  }
+
+  /**
+   * Corks the open sockets unless this turn already did; answers the uncork
+   * to schedule when it did (see the file comment).
+   */
+  private corkForThisTurn(): (() => void) | undefined {
+    if (this.corked) return undefined;
+    this.corked = true;
+    const sockets = [...this.sockets];
+    for (const socket of sockets) socket.cork();
+    return () => {
+      this.corked = false;
+      for (const socket of sockets) socket.uncork();
+    };
   }
 
   /** Drops every connection; calls in flight fail with `stopped`. */
@@ -136,6 +173,16 @@ export class CallChannel {
         connections: this.opts.connections ?? 8,
         pipelining: this.opts.pipelining ?? 16,
         keepAliveTimeout: 30_000,
+        connect: (options, callback) =>
+          this.connect(options, (...args) => {
+            // On failure undici passes the error alone (no socket, not even null).
+            const socket = args[1];
+            if (socket) {
+              this.sockets.add(socket);
+              socket.once("close", () => this.sockets.delete(socket));
+            }
+            callback(...args);
+          }),
       });
       this.pools.set(url.origin, pool);
     }

@@ -74,13 +74,12 @@ const OPTIONAL_COLUMNS: readonly {
   key: keyof TaskColumnWrites;
   column: string;
   type: string;
-  encode?: (v: unknown) => unknown;
 }[] = [
   { key: "runId", column: "run_id", type: "int" },
   { key: "clusterTaskId", column: "mesos_task_id", type: "text" },
   { key: "hostname", column: "hostname", type: "text" },
   { key: "agentId", column: "agent_id", type: "text" },
-  { key: "ports", column: "ports", type: "jsonb", encode: (v) => JSON.stringify(v) },
+  { key: "ports", column: "ports", type: "jsonb" },
   { key: "failureCount", column: "failure_count", type: "int" },
   { key: "startedAt", column: "started_at", type: "timestamptz" },
   { key: "finishedAt", column: "finished_at", type: "timestamptz" },
@@ -89,71 +88,89 @@ const OPTIONAL_COLUMNS: readonly {
   { key: "previousHost", column: "previous_host", type: "text" },
 ];
 
-/** The UPDATE for a list of changes: one array per column, a "given" flag per optional one. */
-function updateStatement(changes: readonly TaskChange[]): Prisma.Sql {
-  const arrays: Prisma.Sql[] = [
-    Prisma.sql`${changes.map((c) => c.taskId)}::uuid[]`,
-    Prisma.sql`${changes.map((c) => c.expect.state)}::text[]`,
-    Prisma.sql`${changes.map((c) => c.expect.runId)}::int[]`,
-    Prisma.sql`${changes.map((c) => c.state)}::text[]`,
-    Prisma.sql`${changes.map((c) => c.reason)}::text[]`,
-    Prisma.sql`${changes.map((c) => c.message)}::text[]`,
-  ];
-  const names = ["id", "expect_state", "expect_run", "state", "reason", "message"];
-  const sets: string[] = [];
-  for (const col of OPTIONAL_COLUMNS) {
+const EVENT_COLUMNS = `n int, task_id uuid, job_id uuid, instance_id int, run_id int, mesos_task_id text,
+  previous_state "TaskState", state "TaskState", source text, reason text, message text,
+  hostname text, agent_id text, at timestamptz`;
+
+/**
+ * One statement for a list of changes: the guarded UPDATE of the task rows,
+ * then the INSERT of the events of the rows it moved (in the order given),
+ * answering the ids it moved. The changes travel as two JSON documents
+ * (PostgreSQL's json_to_recordset unpacks them): a parameter per batch, not
+ * one array per column whose every element the driver would encode.
+ */
+function applyStatement(changes: readonly TaskChange[]): Prisma.Sql {
+  const optional = OPTIONAL_COLUMNS.filter((col) =>
     // Columns no change sets stay out of the statement altogether.
-    if (!changes.some((c) => c.set !== undefined && col.key in c.set)) continue;
-    const given = changes.map((c) => c.set !== undefined && col.key in c.set);
-    const values = changes.map((c) => {
-      const v = c.set?.[col.key];
-      return v === undefined || v === null ? null : col.encode ? col.encode(v) : v;
-    });
-    const arrayType = col.type === "jsonb" ? "text" : col.type;
-    arrays.push(Prisma.sql`${values}::${Prisma.raw(arrayType)}[]`, Prisma.sql`${given}::bool[]`);
-    names.push(`v_${col.column}`, `g_${col.column}`);
-    const value = col.type === "jsonb" ? `u.v_${col.column}::jsonb` : `u.v_${col.column}`;
-    sets.push(`${col.column} = CASE WHEN u.g_${col.column} THEN ${value} ELSE t.${col.column} END`);
-  }
-  const setSql = Prisma.raw(
-    [
-      `state = u.state::"TaskState"`,
-      "reason = u.reason",
-      "message = u.message",
-      ...sets,
-      "version = t.version + 1",
-      "updated_at = now()",
-    ].join(", "),
+    changes.some((c) => c.set !== undefined && col.key in c.set),
   );
+  const rows = changes.map((c) => {
+    const row: Record<string, unknown> = {
+      id: c.taskId,
+      expect_state: c.expect.state,
+      expect_run: c.expect.runId,
+      state: c.state,
+      reason: c.reason,
+      message: c.message,
+    };
+    for (const col of optional) {
+      const given = c.set !== undefined && col.key in c.set;
+      row[`g_${col.column}`] = given;
+      if (given) row[`v_${col.column}`] = c.set?.[col.key] ?? null;
+    }
+    return row;
+  });
+  let n = 0;
+  const events = changes.flatMap((c) =>
+    c.events.map((e) => ({
+      n: n++,
+      task_id: c.taskId,
+      job_id: c.jobId,
+      instance_id: c.instanceId,
+      run_id: e.runId,
+      mesos_task_id: e.clusterTaskId,
+      previous_state: e.previousState,
+      state: e.state,
+      source: e.source,
+      reason: e.reason,
+      message: e.message,
+      hostname: e.hostname,
+      agent_id: e.agentId,
+      at: e.at,
+    })),
+  );
+  const columns = [
+    `id uuid, expect_state "TaskState", expect_run int, state "TaskState", reason text, message text`,
+    ...optional.map((col) => `g_${col.column} bool, v_${col.column} ${col.type}`),
+  ].join(", ");
+  const sets = [
+    "state = u.state",
+    "reason = u.reason",
+    "message = u.message",
+    ...optional.map(
+      (col) =>
+        `${col.column} = CASE WHEN u.g_${col.column} THEN u.v_${col.column} ELSE t.${col.column} END`,
+    ),
+    "version = t.version + 1",
+    "updated_at = now()",
+  ].join(", ");
   return Prisma.sql`
-    UPDATE tasks t SET ${setSql}
-    FROM unnest(${Prisma.join(arrays, ", ")}) AS u(${Prisma.raw(names.join(", "))})
-    WHERE t.id = u.id AND t.state = u.expect_state::"TaskState" AND t.run_id = u.expect_run
-    RETURNING t.id::text AS id`;
+    WITH moved AS (
+      UPDATE tasks t SET ${Prisma.raw(sets)}
+      FROM json_to_recordset(${JSON.stringify(rows)}::json) AS u(${Prisma.raw(columns)})
+      WHERE t.id = u.id AND t.state = u.expect_state AND t.run_id = u.expect_run
+      RETURNING t.id
+    ), logged AS (
+      INSERT INTO task_events (task_id, job_id, instance_id, run_id, mesos_task_id, previous_state,
+                               state, source, reason, message, hostname, agent_id, at)
+      SELECT e.task_id, e.job_id, e.instance_id, e.run_id, e.mesos_task_id, e.previous_state,
+             e.state, e.source, e.reason, e.message, e.hostname, e.agent_id, e.at
+      FROM json_to_recordset(${JSON.stringify(events)}::json) AS e(${Prisma.raw(EVENT_COLUMNS)})
+      WHERE e.task_id IN (SELECT id FROM moved)
+      ORDER BY e.n
+    )
+    SELECT id::text AS id FROM moved`;
 }
-
-async function insertEvents(db: DbOrTx, changes: readonly TaskChange[]): Promise<void> {
-  const rows = changes.flatMap((c) => c.events.map((e) => ({ c, e })));
-  if (rows.length === 0) return;
-  await db.$executeRaw`
-    INSERT INTO task_events (task_id, job_id, instance_id, run_id, mesos_task_id, previous_state,
-                             state, source, reason, message, hostname, agent_id, at)
-    SELECT u.task_id, u.job_id, u.instance_id, u.run_id, u.mesos_task_id,
-           u.previous_state::"TaskState", u.state::"TaskState", u.source, u.reason, u.message,
-           u.hostname, u.agent_id, u.at
-    FROM unnest(${rows.map((r) => r.c.taskId)}::uuid[], ${rows.map((r) => r.c.jobId)}::uuid[],
-                ${rows.map((r) => r.c.instanceId)}::int[], ${rows.map((r) => r.e.runId)}::int[],
-                ${rows.map((r) => r.e.clusterTaskId)}::text[],
-                ${rows.map((r) => r.e.previousState)}::text[], ${rows.map((r) => r.e.state)}::text[],
-                ${rows.map((r) => r.e.source)}::text[], ${rows.map((r) => r.e.reason)}::text[],
-                ${rows.map((r) => r.e.message)}::text[], ${rows.map((r) => r.e.hostname)}::text[],
-                ${rows.map((r) => r.e.agentId)}::text[], ${rows.map((r) => r.e.at)}::timestamptz[])
-      AS u(task_id, job_id, instance_id, run_id, mesos_task_id, previous_state, state, source,
-           reason, message, hostname, agent_id, at)`;
-}
-
-/** Statements per UPDATE: past this many rows a batch is split (parameter arrays stay moderate). */
-const CHUNK = 5_000;
 
 export function taskChangesRepository(db: DbOrTx) {
   return {
@@ -161,13 +178,11 @@ export function taskChangesRepository(db: DbOrTx) {
     async apply(changes: readonly TaskChange[]): Promise<TaskChangesOutcome> {
       const applied: TaskChange[] = [];
       const missed: TaskChange[] = [];
-      for (let i = 0; i < changes.length; i += CHUNK) {
-        const chunk = changes.slice(i, i + CHUNK);
-        const rows = await db.$queryRaw<{ id: string }[]>(updateStatement(chunk));
+      if (changes.length > 0) {
+        const rows = await db.$queryRaw<{ id: string }[]>(applyStatement(changes));
         const moved = new Set(rows.map((r) => r.id));
-        for (const c of chunk) (moved.has(c.taskId) ? applied : missed).push(c);
+        for (const c of changes) (moved.has(c.taskId) ? applied : missed).push(c);
       }
-      await insertEvents(db, applied);
       return {
         applied,
         missed,

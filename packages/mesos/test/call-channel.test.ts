@@ -1,0 +1,67 @@
+/**
+ * The call channel against a bare TCP server that answers every pipelined
+ * POST with 202: calls made in one turn of the event loop reach the master
+ * in one write, and every one of them still gets its own answer.
+ */
+import { createServer, type Server, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { CallChannel } from "../src/client/call-channel.ts";
+
+const ACCEPTED = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n";
+
+interface Master {
+  url: URL;
+  /** How many reads delivered request bytes, and how many requests they held. */
+  reads: number[];
+  close: () => Promise<void>;
+}
+
+async function startMaster(): Promise<Master> {
+  const reads: number[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("data", (chunk: Buffer) => {
+      const requests = chunk.toString("latin1").split("POST ").length - 1;
+      reads.push(requests);
+      socket.write(ACCEPTED.repeat(requests));
+    });
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: new URL(`http://127.0.0.1:${port}/api/v1/scheduler`),
+    reads,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describe("CallChannel", () => {
+  let master: Master | undefined;
+  let channel: CallChannel | undefined;
+  afterEach(async () => {
+    await channel?.close();
+    await master?.close();
+  });
+
+  it("sends the calls of one event-loop turn in one write", async () => {
+    master = await startMaster();
+    channel = new CallChannel({ connections: 1, pipelining: 64, timeoutMs: 5_000 });
+    const body = JSON.stringify({ type: "ACKNOWLEDGE" });
+    // The connection is open before the burst (a new socket cannot be corked ahead of time).
+    await channel.post(master.url, body, "stream-1", "ACKNOWLEDGE");
+    master.reads.length = 0;
+
+    const burst = Array.from({ length: 40 }, () =>
+      channel!.post(master!.url, body, "stream-1", "ACKNOWLEDGE"),
+    );
+    const answered = await Promise.all(burst);
+
+    expect(answered.map((u) => u.href)).toEqual(Array(40).fill(master.url.href));
+    expect(master.reads).toEqual([40]);
+  });
+});
