@@ -3,9 +3,9 @@
  * any number of task rows, each guarded by the state and run the decision was
  * made against (optimistic: a row that moved meanwhile is left alone and
  * reported as missed, so the caller decides again on fresh data and no
- * concurrent change is ever overwritten); one INSERT appends the events of
- * the rows that moved; one UPDATE adds the moves to their jobs' task counts.
- * Run them in one transaction with the job states and the announcement.
+ * concurrent change is ever overwritten) and, in the same statement, appends
+ * the events of the rows that moved. The job manager then adds the moves to
+ * their jobs' task counts (`countDeltas`) in the same transaction.
  */
 import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
