@@ -13,6 +13,8 @@ const cli = resolve(here, "../src/sim/cli.ts");
 
 export interface SimProcess {
   url: string;
+  /** The master's process id (for its CPU time). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function spawnSim(args: string[]): Promise<SimProcess> {
   const { url } = JSON.parse(firstLine) as { url: string };
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null) return done();

@@ -5,16 +5,20 @@
  * stored in PostgreSQL — through the real runtime: leader election, the host
  * manager on mesos-sim over HTTP, admission, placement, launches, status
  * updates written in batches. Reports tasks/s and, beside it, the PostgreSQL
- * rows written per second in the same window (pg_stat_database).
+ * rows written per second in the same window (pg_stat_database) and the CPU
+ * seconds each process used per round (scheduler, mesos-sim, the local
+ * PostgreSQL's processes) against the machine's cores: when their sum is
+ * near rounds × cores, the figure is what the machine can run, not a wait.
  */
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { jobConfigSchema } from "@peloton/engine";
 import { openGateway } from "@peloton/storage";
 import pg from "pg";
 import { pino } from "pino";
+import { commandCpuSeconds, processCpuSeconds } from "../../../bench/cpu-time.ts";
 import { type Benchmark, log, median, rssMb } from "../../../bench/harness.ts";
 import { spawnSim } from "../../mesos/bench/sim-process.ts";
 import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
@@ -57,6 +61,30 @@ async function phases(client: pg.Client, jobId: string, t0: number): Promise<str
   const rel = (d: Date) => (d.getTime() - t0).toFixed(0);
   return rows.map((r) => `${r.state} ${rel(r.first)}–${rel(r.last)}`).join(", ");
 }
+
+/** CPU seconds used so far by the scheduler (this process), mesos-sim and PostgreSQL. */
+function cpuNow(simPid: number | undefined) {
+  const self = process.cpuUsage();
+  return {
+    scheduler: (self.user + self.system) / 1e6,
+    sim: simPid === undefined ? null : processCpuSeconds(simPid),
+    postgres: commandCpuSeconds("postgres"),
+  };
+}
+
+type CpuReading = ReturnType<typeof cpuNow>;
+
+function cpuSpent(before: CpuReading, after: CpuReading): CpuReading {
+  const d = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
+  return {
+    scheduler: after.scheduler - before.scheduler,
+    sim: d(before.sim, after.sim),
+    postgres: d(before.postgres, after.postgres),
+  };
+}
+
+const medianOrNull = (values: readonly (number | null)[]) =>
+  values.some((v) => v === null) ? null : Math.round(median(values as number[]) * 100) / 100;
 
 async function runningCount(client: pg.Client, jobId: string): Promise<number> {
   const { rows } = await client.query<{ n: number | null }>(
@@ -132,8 +160,11 @@ const benchmarks: Benchmark[] = [
 
         const rates: number[] = [];
         const rowRates: number[] = [];
+        const cpu: CpuReading[] = [];
+        const walls: number[] = [];
         for (let round = -1; round < ROUNDS; round++) {
           const rowsBefore = await rowsWritten(probe);
+          const cpuBefore = cpuNow(sim.pid);
           const t0 = performance.now();
           const wallT0 = Date.now();
           const created = await createJob(gateway, {
@@ -157,6 +188,7 @@ const benchmarks: Benchmark[] = [
             await new Promise((r) => setTimeout(r, 20));
           }
           const ms = performance.now() - t0;
+          const spent = cpuSpent(cpuBefore, cpuNow(sim.pid));
           // Let the backends' statistics reach pg_stat_database.
           await new Promise((r) => setTimeout(r, 1_200));
           const rows = (await rowsWritten(probe)) - rowsBefore;
@@ -165,9 +197,14 @@ const benchmarks: Benchmark[] = [
             `round ${round}: ${ms.toFixed(0)} ms (submit ${submitMs.toFixed(0)} ms), ${rate.toFixed(0)} tasks/s, ${rows} rows, ${((rows / ms) * 1000).toFixed(0)} rows/s`,
           );
           log(`  phases (ms): ${await phases(probe, created.jobId, wallT0)}`);
+          log(
+            `  CPU s: scheduler ${spent.scheduler.toFixed(2)}, mesos-sim ${spent.sim?.toFixed(2)}, postgres ${spent.postgres?.toFixed(2)} in ${(ms / 1000).toFixed(2)} s on ${availableParallelism()} cores`,
+          );
           if (round >= 0) {
             rates.push(rate);
             rowRates.push((rows / ms) * 1000);
+            cpu.push(spent);
+            walls.push(ms / 1000);
           }
         }
         const stats = runtime.jobManager?.writer.stats;
@@ -183,6 +220,11 @@ const benchmarks: Benchmark[] = [
           pg_rows_per_s: Math.round(median(rowRates)),
           writer_transactions: stats?.transactions ?? null,
           writer_changes: stats?.applied ?? null,
+          cores: availableParallelism(),
+          round_s: medianOrNull(walls),
+          cpu_s_scheduler: medianOrNull(cpu.map((c) => c.scheduler)),
+          cpu_s_sim: medianOrNull(cpu.map((c) => c.sim)),
+          cpu_s_postgres: medianOrNull(cpu.map((c) => c.postgres)),
         };
       } finally {
         await runtime.stop();
