@@ -204,4 +204,61 @@ describe("placement on mesos-sim", () => {
       first!.hostname,
     ]);
   });
+
+  it("stateful: a deleted instance's volume is destroyed and its disk unreserved; scaled back up, it gets a fresh one", async () => {
+    const { sim } = await startSystem(gateway, [agent("v-1.test")]);
+    const pool = await leafPool(gateway, "db", ROOMY);
+    const db = await submit(gateway, pool, {
+      ...job("db", 2, { volume: { containerPath: "data", sizeMB: 256 } }),
+      type: "STATEFUL",
+    });
+    await allIn(db, "RUNNING");
+    const volumes = () =>
+      sql<{ instance_id: number; state: string }>(
+        "SELECT instance_id, state::text FROM volumes WHERE job_id = $1 ORDER BY instance_id",
+        [db],
+      );
+    /** The agent's persistent volumes and its disk reserved for our role, as mesos-sim holds them. */
+    const onAgent = () => {
+      const total = sim.agents()[0]!.total;
+      return {
+        volumes: total.flatMap((r) => (r.disk?.persistence ? [r.disk.persistence.id] : [])).sort(),
+        reservedDisk: total
+          .filter((r) => r.name === "disk" && (r.reservations?.length ?? 0) > 0)
+          .reduce((mb, r) => mb + (r.scalar?.value ?? 0), 0),
+      };
+    };
+    expect(await volumes()).toEqual([
+      { instance_id: 0, state: "CREATED" },
+      { instance_id: 1, state: "CREATED" },
+    ]);
+    expect(onAgent()).toEqual({ volumes: [`${db}-0`, `${db}-1`], reservedDisk: 512 });
+
+    // Scaled down: instance 1 is killed and deleted, then its volume goes back to the agent.
+    await actOnJob(gateway, db, { kind: "scale", instanceCount: 1 }, "alice");
+    await expect.poll(volumes, { timeout: 15_000 }).toEqual([
+      { instance_id: 0, state: "CREATED" },
+      { instance_id: 1, state: "DELETED" },
+    ]);
+    await expect.poll(onAgent, { timeout: 5_000 }).toEqual({
+      volumes: [`${db}-0`],
+      reservedDisk: 256,
+    });
+
+    // Scaled back up: instance 1 runs again on a volume created anew.
+    await actOnJob(gateway, db, { kind: "scale", instanceCount: 2 }, "alice");
+    await expect.poll(volumes, { timeout: 15_000 }).toEqual([
+      { instance_id: 0, state: "CREATED" },
+      { instance_id: 1, state: "CREATED" },
+    ]);
+    await allIn(db, "RUNNING");
+
+    // The job deleted: every volume destroyed, no disk left reserved.
+    await actOnJob(gateway, db, { kind: "delete" }, "alice");
+    await expect.poll(volumes, { timeout: 15_000 }).toEqual([
+      { instance_id: 0, state: "DELETED" },
+      { instance_id: 1, state: "DELETED" },
+    ]);
+    await expect.poll(onAgent, { timeout: 5_000 }).toEqual({ volumes: [], reservedDisk: 0 });
+  });
 });

@@ -2,6 +2,9 @@
  * Persistent volumes of stateful instances (one per instance): pinned to a
  * host when the instance is first placed, CREATED once the launch that
  * creates it went out; every later run of the instance mounts it there.
+ * DELETED once the host manager destroyed it in the cluster, after its
+ * instance was deleted (job deleted, or scaled down); an instance scaled up
+ * again pins a fresh one.
  */
 import type { DbOrTx } from "../tx.ts";
 import { changesRepository } from "./changes.ts";
@@ -34,8 +37,10 @@ export function volumesRepository(db: DbOrTx) {
                     ${volumes.map((v) => v.containerPath)}::text[])
           AS u(id, job_id, instance_id, task_id, hostname, agent_id, size_mb, container_path)
         ON CONFLICT (job_id, instance_id) DO UPDATE SET
-          hostname = EXCLUDED.hostname, agent_id = EXCLUDED.agent_id, updated_at = now()
-        WHERE volumes.state = 'INITIALIZED'`;
+          hostname = EXCLUDED.hostname, agent_id = EXCLUDED.agent_id, task_id = EXCLUDED.task_id,
+          size_mb = EXCLUDED.size_mb, container_path = EXCLUDED.container_path,
+          state = 'INITIALIZED', updated_at = now()
+        WHERE volumes.state IN ('INITIALIZED', 'DELETED')`;
       await changesRepository(db).announce({
         topic: "volumes",
         keys: volumes.map((v) => v.id),
@@ -47,6 +52,35 @@ export function volumesRepository(db: DbOrTx) {
       await db.$executeRaw`
         UPDATE volumes SET state = 'CREATED', updated_at = now()
         WHERE id = ANY(${[...ids]}::text[]) AND state = 'INITIALIZED'`;
+      await changesRepository(db).announce({ topic: "volumes", keys: [...ids] });
+    },
+
+    /**
+     * Which of these persistence ids the table knows, and whether any
+     * instance still wants each: not when its instance is deleted (its run
+     * over, its goal DELETED), nor when it was destroyed already and the
+     * cluster still reports it. Ids the table does not know are not answered.
+     */
+    async standing(ids: readonly string[]): Promise<{ id: string; unwanted: boolean }[]> {
+      if (ids.length === 0) return [];
+      return db.$queryRaw<{ id: string; unwanted: boolean }[]>`
+        SELECT v.id, (v.state = 'DELETED' OR t.id IS NULL
+                      OR (t.goal_state = 'DELETED' AND t.state = 'DELETED')) AS unwanted
+        FROM volumes v LEFT JOIN tasks t ON t.id = v.task_id
+        WHERE v.id = ANY(${[...ids]}::text[])`;
+    },
+
+    /**
+     * The cluster destroyed them. Guarded by the same rule as `standing`: a
+     * volume whose instance came back meanwhile keeps its row.
+     */
+    async markDeleted(ids: readonly string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.$executeRaw`
+        UPDATE volumes v SET state = 'DELETED', updated_at = now()
+        WHERE v.id = ANY(${[...ids]}::text[]) AND v.state <> 'DELETED'
+          AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = v.task_id
+                          AND NOT (t.goal_state = 'DELETED' AND t.state = 'DELETED'))`;
       await changesRepository(db).announce({ topic: "volumes", keys: [...ids] });
     },
   };

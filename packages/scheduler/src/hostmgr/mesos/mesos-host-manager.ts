@@ -5,9 +5,11 @@
  *   SUBSCRIBED ─▶ store the id ─▶ reconcile the database's unfinished runs
  *                 (explicit) and everything else (implicit) ─▶ refresh hosts
  *   OFFERS ─▶ offer pool (acquire/release/launch)     RESCIND ─▶ out of the pool
+ *          ─▶ volumes of deleted instances: DESTROY + UNRESERVE (volume-cleanup)
  *   UPDATE ─▶ status pipeline ─▶ handler (write) ─▶ ACKNOWLEDGE
  *   FAILURE ─▶ the agent's host DOWN, its offers gone  stream lost ─▶ every offer void
  *   every few seconds ─▶ GET_AGENTS ─▶ hosts in PostgreSQL (totals, UP/DOWN)
+ *                     ─▶ held offers' volumes looked at again
  *
  * stop() closes the subscription without TEARDOWN: the framework and its
  * tasks live on, and the next leader re-subscribes with the stored id.
@@ -36,6 +38,7 @@ import { agentUrlString, clusterHostOf } from "./cluster-hosts.ts";
 import { planLaunch } from "./launch-operations.ts";
 import { OfferPool, summarise } from "./offer-pool.ts";
 import { StatusPipeline } from "./status-pipeline.ts";
+import { VolumeCleanup } from "./volume-cleanup.ts";
 
 export interface MesosHostManagerOptions {
   gateway: StorageGateway;
@@ -71,6 +74,7 @@ export class MesosHostManager implements HostAdapter, SchedulerLoop {
   private client: MesosSchedulerClient | undefined;
   private readonly pool = new OfferPool();
   private readonly pipeline: StatusPipeline;
+  private readonly volumes: VolumeCleanup;
   /** agent id → what we last wrote for its host (to write only changes). */
   private readonly written = new Map<string, string>();
   private readonly agentUrls = new Map<string, string>();
@@ -98,6 +102,22 @@ export class MesosHostManager implements HostAdapter, SchedulerLoop {
       hostnameOf: (agentId) => this.hostnames.get(agentId),
       log: this.log,
       ...(opts.statusConcurrency !== undefined ? { concurrency: opts.statusConcurrency } : {}),
+    });
+    this.volumes = new VolumeCleanup({
+      gateway: opts.gateway,
+      role: this.role,
+      log: this.log,
+      take: (offerId, agentId) => this.pool.take(offerId, agentId),
+      accept: async (offerIds, operations) => {
+        const client = this.client;
+        if (client === undefined || client.state !== "subscribed")
+          throw new Error("not subscribed to the cluster");
+        await client.accept(
+          offerIds.map((value) => ({ value })),
+          operations,
+          { refuse_seconds: 0 },
+        );
+      },
     });
   }
 
@@ -183,6 +203,7 @@ export class MesosHostManager implements HostAdapter, SchedulerLoop {
         if (url !== null) this.agentUrls.set(o.agent_id.value, url);
       }
       this.pool.add(offers);
+      void this.volumes.check(offers);
       // A host we have not written yet (new agent): refresh the host table now.
       if (offers.some((o) => !this.written.has(o.agent_id.value))) this.kickRefresh();
     });
@@ -270,6 +291,8 @@ export class MesosHostManager implements HostAdapter, SchedulerLoop {
       return;
     }
     clearTimeout(this.refreshTimer);
+    // Offers held since before their volume's instance was deleted are looked at again.
+    void this.volumes.check(this.pool.freeOffers());
     this.refreshing = this.refreshHosts()
       .catch((err: unknown) => this.log.warn({ err }, "host refresh failed"))
       .finally(() => {

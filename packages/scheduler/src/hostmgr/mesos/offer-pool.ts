@@ -46,6 +46,21 @@ export class OfferPool {
     if (lease !== undefined) lease.offers = lease.offers.filter((o) => o.id.value !== offerId);
   }
 
+  /** The offers not leased. */
+  freeOffers(): Offer[] {
+    return [...this.free.values()].flatMap((byId) => [...byId.values()]);
+  }
+
+  /** Takes one offer out of the pool to use it outside a lease; undefined when leased or gone. */
+  take(offerId: string, agentId: string): Offer | undefined {
+    const byId = this.free.get(agentId);
+    const offer = byId?.get(offerId);
+    if (byId === undefined || offer === undefined) return undefined;
+    byId.delete(offerId);
+    if (byId.size === 0) this.free.delete(agentId);
+    return offer;
+  }
+
   /** Every offer of the agent leaves the pool (the agent failed). Returns their ids. */
   dropAgent(agentId: string): string[] {
     const ids = [...(this.free.get(agentId)?.keys() ?? [])];
