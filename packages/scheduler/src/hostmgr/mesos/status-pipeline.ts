@@ -20,7 +20,9 @@ export function toStatusUpdate(
     state: taskStateFromMesos({ state: status.state }).state,
     clusterState: status.state,
     reason: status.reason ?? null,
-    message: status.message ?? null,
+    // PostgreSQL text cannot hold NUL: one such byte in an executor's message
+    // would fail its whole batch, and the cluster would re-send it forever.
+    message: status.message?.replaceAll("\u0000", "") ?? null,
     hostId: agentId,
     hostname: agentId !== null ? (hostnameOf(agentId) ?? null) : null,
     at: status.timestamp !== undefined ? new Date(status.timestamp * 1000) : new Date(),
