@@ -63,7 +63,7 @@ export function VolumesTable({
               State
             </SortHeader>
             <SortHeader sortKey="createdAt" {...header}>
-              Pinned
+              First pinned
             </SortHeader>
           </tr>
         </thead>
