@@ -8,6 +8,7 @@ import { preemptionsRouter } from "./routers/preemptions.ts";
 import { searchRouter } from "./routers/search.ts";
 import { systemRouter } from "./routers/system.ts";
 import { tasksRouter } from "./routers/tasks.ts";
+import { volumesRouter } from "./routers/volumes.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -18,6 +19,7 @@ export const appRouter = router({
   hosts: hostsRouter,
   jobs: jobsRouter,
   tasks: tasksRouter,
+  volumes: volumesRouter,
   preemptions: preemptionsRouter,
   audit: auditRouter,
   live: liveRouter,

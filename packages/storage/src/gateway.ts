@@ -19,6 +19,7 @@ import { taskReadsRepository } from "./repositories/task-reads.ts";
 import { taskRunsRepository } from "./repositories/task-runs.ts";
 import { taskStatusRepository } from "./repositories/task-status.ts";
 import { tasksRepository } from "./repositories/tasks.ts";
+import { volumeReadsRepository } from "./repositories/volume-reads.ts";
 import { volumesRepository } from "./repositories/volumes.ts";
 import type { DbOrTx } from "./tx.ts";
 
@@ -38,6 +39,7 @@ function repositories(db: DbOrTx) {
     admissionReads: admissionReadsRepository(db),
     placementReads: placementReadsRepository(db),
     volumes: volumesRepository(db),
+    volumeReads: volumeReadsRepository(db),
     cluster: clusterIdentityRepository(db),
     hosts: hostsRepository(db),
     preemptions: preemptionsRepository(db),

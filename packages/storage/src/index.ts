@@ -111,6 +111,13 @@ export {
 } from "./repositories/task-reads.ts";
 export type { TaskRunRow } from "./repositories/task-runs.ts";
 export { TERMINAL_TASK_STATES } from "./repositories/task-status.ts";
+export {
+  VOLUME_SORT_KEYS,
+  type VolumeFacets,
+  type VolumeListQuery,
+  type VolumeRecord,
+  type VolumeSortKey,
+} from "./repositories/volume-reads.ts";
 export type { VolumePin } from "./repositories/volumes.ts";
 
 import { createDb } from "./client.ts";

@@ -107,6 +107,10 @@ export type JobType = (typeof JOB_TYPES)[number];
 export const HOST_STATES = ["UP", "DRAINING", "DRAINED", "DOWN"] as const;
 export type HostState = (typeof HOST_STATES)[number];
 
+/** A persistent volume's life: pinned to a host, created by its first launch, deleted. */
+export const VOLUME_STATES = ["INITIALIZED", "CREATED", "DELETED"] as const;
+export type VolumeState = (typeof VOLUME_STATES)[number];
+
 export type GoalState = "RUNNING" | "SUCCEEDED" | "KILLED" | "DELETED";
 
 export interface NewJob {

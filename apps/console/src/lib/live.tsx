@@ -29,7 +29,7 @@ export type ChangeTopic = Change["topic"];
 /** Which routers' queries show each kind of change. */
 const ROUTERS_OF_TOPIC: Record<ChangeTopic, readonly string[]> = {
   pools: ["pools", "overview", "search"],
-  jobs: ["jobs", "pools", "overview", "search"],
+  jobs: ["jobs", "pools", "overview", "search", "volumes"],
   tasks: ["tasks", "jobs", "pools", "hosts", "overview"],
   hosts: ["hosts", "overview", "search"],
   preemptions: ["preemptions", "pools", "tasks", "overview"],

@@ -28,9 +28,17 @@ const HOST_TONES: Record<string, Tone> = {
   DOWN: "bad",
 };
 
+/** A volume waiting for its first launch to create it is on its way (info), as a placed task is. */
+const VOLUME_TONES: Record<string, Tone> = {
+  INITIALIZED: "info",
+  CREATED: "ok",
+  DELETED: "idle",
+};
+
 export const taskTone = (s: string): Tone => TASK_TONES[s] ?? "idle";
 export const jobTone = taskTone;
 export const hostTone = (s: string): Tone => HOST_TONES[s] ?? "idle";
+export const volumeTone = (s: string): Tone => VOLUME_TONES[s] ?? "idle";
 
 export const TONE_DOT: Record<Tone, string> = {
   ok: "bg-ok",

@@ -23,6 +23,7 @@ import {
   taskNotFound,
   taskView,
 } from "./tasks.handler.ts";
+import { volumeView } from "./volumes.ts";
 
 export const tasksRouter = router({
   list: publicProcedure.input(taskListInput).query(async ({ ctx, input }) => {
@@ -47,10 +48,11 @@ export const tasksRouter = router({
   }),
 
   get: publicProcedure.input(taskRefInput).query(async ({ ctx, input }) => {
-    const [job, task, runs] = await Promise.all([
+    const [job, task, runs, volume] = await Promise.all([
       jobOf(ctx, input.jobId),
       ctx.gateway.taskReads.get(input.jobId, input.instance),
       ctx.gateway.taskHistory.runs(input.jobId, input.instance),
+      ctx.gateway.volumeReads.forInstance(input.jobId, input.instance),
     ]);
     if (task === null) throw taskNotFound(input.jobId, input.instance);
     return {
@@ -59,6 +61,8 @@ export const tasksRouter = router({
       /** The instance's task config: the job's default with this instance's overrides. */
       config: taskConfigFor(job.config, input.instance),
       runs: runs.map(({ agentId: _agentId, ...run }) => run),
+      /** A stateful instance's persistent volume, once its first placement pinned it. */
+      volume: volume ? volumeView(volume) : null,
     };
   }),
 

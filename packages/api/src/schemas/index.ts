@@ -8,3 +8,4 @@ export * from "./jobs.ts";
 export * from "./pools.ts";
 export * from "./preemptions.ts";
 export * from "./tasks.ts";
+export * from "./volumes.ts";

@@ -1,6 +1,7 @@
 import {
   ArrowRightLeft,
   Boxes,
+  HardDrive,
   History,
   Layers,
   LayoutDashboard,
@@ -20,6 +21,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/jobs", label: "Jobs", icon: Boxes },
   { href: "/pools", label: "Pools", icon: Layers },
   { href: "/hosts", label: "Hosts", icon: Server },
+  { href: "/volumes", label: "Volumes", icon: HardDrive },
   { href: "/preemptions", label: "Preemptions", icon: ArrowRightLeft },
   { href: "/audit", label: "Audit log", icon: History },
 ];

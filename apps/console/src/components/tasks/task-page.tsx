@@ -17,6 +17,7 @@ import { TaskPreemptions } from "../preemptions/task-preemptions";
 import { LOG_FILES, type LogFile, LogFileToggle, LogViewer, logTargetKey } from "./log-viewer";
 import { TaskActions } from "./task-actions";
 import { TaskRuns } from "./task-runs";
+import { TaskVolumeFact } from "./task-volume";
 
 const WAITING = new Set(["INITIALIZED", "PENDING", "READY", "PLACING", "PLACED"]);
 const FAILED = new Set(["FAILED", "LOST"]);
@@ -58,7 +59,6 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
   const [runText, setRun] = useSearchParam<string>("run", "");
   const logRun = t.runs.find((r) => String(r.runId) === runText)?.runId ?? t.runId;
   const ports = Object.entries(t.ports);
-  const volume = t.config.volume;
   const command = t.config.command;
 
   return (
@@ -157,14 +157,8 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
               </span>
             )}
           </Fact>
-          <Fact label="Volume">
-            {volume?.containerPath ? (
-              <span className="font-mono text-xs">
-                {volume.containerPath} · {formatMb(volume.sizeMB)}
-              </span>
-            ) : (
-              <span className="text-muted">none</span>
-            )}
+          <Fact label="Volume" testId="task-volume">
+            <TaskVolumeFact task={t} />
           </Fact>
           <div className="col-span-2 md:col-span-3">
             <Fact label="Command">

@@ -1,0 +1,117 @@
+"use client";
+/**
+ * /volumes: every stateful instance's persistent volume — the host it is
+ * pinned to (each run of the instance goes back there), its size, where it
+ * is mounted, and whether its first launch has created it — filtered by
+ * state, host and job (all in the URL). Live: volumes appear and change
+ * state without a reload.
+ */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { EmptyState, Skeleton } from "@/components/ui/card";
+import { KeysetPager } from "@/components/ui/keyset-pager";
+import { LiveIndicator } from "@/components/ui/live-indicator";
+import { Notice } from "@/components/ui/notice";
+import { describeApiError } from "@/lib/api-errors";
+import type { VolumesPage } from "@/lib/api-types";
+import { useTRPC } from "@/lib/trpc";
+import { useUrlState } from "@/lib/url-state";
+import { VolumesFilters } from "./volumes-filters";
+import {
+  isFiltered,
+  listInput,
+  NO_FILTERS,
+  readVolumesQuery,
+  type VolumesQuery,
+  writeVolumesQuery,
+} from "./volumes-query";
+import { VolumesTable } from "./volumes-table";
+
+export function VolumesView({
+  initial,
+  initialQuery,
+}: {
+  initial: VolumesPage | null;
+  initialQuery: string;
+}) {
+  const trpc = useTRPC();
+  const [query, setQuery] = useUrlState(readVolumesQuery, writeVolumesQuery);
+  const fresh = writeVolumesQuery(query) === initialQuery;
+  const list = useQuery(
+    trpc.volumes.list.queryOptions(listInput(query), {
+      placeholderData: keepPreviousData,
+      ...(fresh && initial ? { initialData: initial } : {}),
+    }),
+  );
+  const facets = useQuery(trpc.volumes.facets.queryOptions());
+  // Any change of filter or sort starts again at the first page.
+  const go = (next: Partial<VolumesQuery>) => setQuery({ cursor: null, ...next });
+  const items = list.data?.items ?? [];
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-4">
+        <div>
+          <h1 className="text-lg font-semibold">Volumes</h1>
+          <p className="text-xs text-muted">
+            The persistent volume of each instance of a stateful job: pinned to the host where the
+            instance first ran, and mounted there by every later run.
+          </p>
+        </div>
+        <LiveIndicator updatedAt={list.dataUpdatedAt} failing={list.isError} />
+      </div>
+
+      <VolumesFilters query={query} facets={facets.data} onChange={go} />
+
+      {list.isError ? (
+        <Notice
+          tone="bad"
+          title="These volumes cannot be shown"
+          action={
+            <button
+              type="button"
+              className="text-accent hover:underline"
+              onClick={() => go(NO_FILTERS)}
+            >
+              Clear filters
+            </button>
+          }
+        >
+          {describeApiError(list.error)}
+        </Notice>
+      ) : list.isPending ? (
+        <div className="space-y-2">
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} className="h-10 w-full" />
+          ))}
+        </div>
+      ) : items.length === 0 ? (
+        isFiltered(query) ? (
+          <EmptyState title="No volume matches these filters">
+            Clear a filter, or pick another host or job.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No persistent volumes yet">
+            A volume appears here when an instance of a stateful job is first placed: a service
+            whose <code className="font-mono">defaultConfig</code> has a{" "}
+            <code className="font-mono">volume</code> (containerPath, sizeMB) gets one per instance.{" "}
+            <Link href="/jobs/new" className="text-accent hover:underline">
+              Create such a job
+            </Link>
+            .
+          </EmptyState>
+        )
+      ) : (
+        <VolumesTable rows={items} query={query} onSort={(sort, order) => go({ sort, order })} />
+      )}
+
+      <KeysetPager
+        count={items.length}
+        noun="volume"
+        onFirstPage={!query.cursor}
+        nextCursor={list.data?.nextCursor}
+        onNext={(cursor) => setQuery({ cursor })}
+      />
+    </div>
+  );
+}

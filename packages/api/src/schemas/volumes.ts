@@ -1,0 +1,41 @@
+/**
+ * Persistent volume schemas shared by the API (`volumes.list`) and the
+ * console (`/volumes`, filters in the URL). Imports nothing but zod at run
+ * time, so it is safe in a browser bundle; the storage types only check at
+ * compile time that both sides name the same states and sorts.
+ */
+import type { VolumeSortKey, VolumeState } from "@peloton/storage";
+import { z } from "zod";
+import { jobIdSchema } from "./jobs.ts";
+
+/** Pinned to a host (INITIALIZED), made by the instance's first launch (CREATED), DELETED. */
+export const VOLUME_STATES = [
+  "INITIALIZED",
+  "CREATED",
+  "DELETED",
+] as const satisfies readonly VolumeState[];
+
+/** job = job name then instance; the others fall back to that, and the id breaks the last tie. */
+export const VOLUME_SORT_NAMES = [
+  "job",
+  "host",
+  "size",
+  "state",
+  "createdAt",
+] as const satisfies readonly VolumeSortKey[];
+
+export const volumeListInput = z.object({
+  /** Only volumes in these states (all when empty). */
+  states: z.array(z.enum(VOLUME_STATES)).max(VOLUME_STATES.length).default([]),
+  /** Only volumes on this host. */
+  host: z.string().trim().max(253).optional(),
+  /** Only this job's volumes. */
+  jobId: jobIdSchema.optional(),
+  /** Part of the volume id or the job name. */
+  text: z.string().trim().max(200).default(""),
+  sort: z.enum(VOLUME_SORT_NAMES).default("job"),
+  order: z.enum(["asc", "desc"]).default("asc"),
+  limit: z.number().int().min(1).max(500).default(100),
+  cursor: z.string().max(1000).nullish(),
+});
+export type VolumeListInput = z.input<typeof volumeListInput>;
