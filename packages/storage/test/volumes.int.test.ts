@@ -1,7 +1,9 @@
 /** Reading persistent volumes (console `/volumes`): pinned and created the way the placement loop does. */
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { VolumeListQuery, VolumePin, VolumeRecord } from "../src/index.ts";
 import { resetDatabase, testGateway } from "./support/gateway.ts";
+import "./support/provided-context.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -177,5 +179,63 @@ describe("volume reads", () => {
         { id: cache, name: "cache", volumes: 3 },
       ],
     });
+  });
+
+  it("a deleted instance's volume is unwanted; once destroyed it leaves the default list; a re-pin revives it", async () => {
+    const { cache } = await statefulCluster();
+    const db = new pg.Client({ connectionString: inject("databaseUrl") });
+    await db.connect();
+    try {
+      const [zero, one] = [`${cache}-0`, `${cache}-1`];
+      const standing = async () =>
+        (await gateway.volumes.standing([zero, one, "not-ours"])).sort((a, b) =>
+          a.id.localeCompare(b.id),
+        );
+      expect(await standing()).toEqual([
+        { id: zero, unwanted: false },
+        { id: one, unwanted: false },
+      ]);
+      // Instance 1 deleted, but its run not over yet: still wanted (a volume in use is not destroyed).
+      const setTask = (state: string, goal: string) =>
+        db.query(
+          `UPDATE tasks SET state = $1::"TaskState", goal_state = $2::"GoalState"
+           WHERE job_id = $3 AND instance_id = 1`,
+          [state, goal, cache],
+        );
+      await setTask("KILLING", "DELETED");
+      await gateway.volumes.markDeleted([one]);
+      expect((await standing())[1]).toEqual({ id: one, unwanted: false });
+      await setTask("DELETED", "DELETED");
+      expect((await standing())[1]).toEqual({ id: one, unwanted: true });
+
+      await gateway.volumes.markDeleted([one]);
+      const listed = async (q: Omit<VolumeListQuery, "limit"> = {}) =>
+        (await gateway.volumeReads.list({ ...q, jobId: cache, limit: 10 })).items.map(
+          (v) => `${v.instanceId} ${v.state}`,
+        );
+      expect(await listed()).toEqual(["0 CREATED", "2 CREATED"]);
+      expect(await listed({ states: ["DELETED"] })).toEqual(["1 DELETED"]);
+      expect((await standing())[1]).toEqual({ id: one, unwanted: true });
+
+      // Scaled back up: the instance's next placement pins its volume again.
+      await setTask("READY", "RUNNING");
+      const task = await gateway.taskReads.get(cache, 1);
+      await gateway.volumes.pin([
+        {
+          id: one,
+          jobId: cache,
+          instanceId: 1,
+          taskId: task!.id,
+          hostname: "h3",
+          agentId: "agent-h3",
+          sizeMb: 64,
+          containerPath: "cache",
+        },
+      ]);
+      expect(await listed()).toEqual(["0 CREATED", "1 INITIALIZED", "2 CREATED"]);
+      expect((await standing())[1]).toEqual({ id: one, unwanted: false });
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -32,6 +32,7 @@ export const VOLUME_SORT_KEYS = ["job", "host", "size", "state", "createdAt"] as
 export type VolumeSortKey = (typeof VOLUME_SORT_KEYS)[number];
 
 export interface VolumeListQuery {
+  /** Only these states; none given: every state but DELETED. */
   states?: readonly VolumeState[];
   /** Only volumes on this host (exact). */
   hostname?: string;
@@ -150,7 +151,9 @@ function decodeCursor(text: string, sort: VolumeSortKey): VolumeCursor | undefin
 
 function filters(q: VolumeListQuery): Prisma.Sql[] {
   const where: Prisma.Sql[] = [Prisma.sql`true`];
+  // Destroyed volumes are history: left out unless asked for, as deleted jobs are.
   if (q.states?.length) where.push(Prisma.sql`v.state = ANY(${[...q.states]}::"VolumeState"[])`);
+  else where.push(Prisma.sql`v.state <> 'DELETED'`);
   if (q.hostname) where.push(Prisma.sql`v.hostname = ${q.hostname}`);
   if (q.jobId) where.push(Prisma.sql`v.job_id = ${q.jobId}::uuid`);
   if (q.text) {
