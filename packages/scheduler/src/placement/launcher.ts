@@ -30,8 +30,18 @@ export class Launcher {
   private readonly inFlight = new Set<Promise<void>>();
   private launching = 0;
   private readonly waiters: Array<() => void> = [];
+  /** Launched runs whose LAUNCHED is not written yet → whether a later change already moved them on. */
+  private readonly awaitingLaunched = new Map<string, boolean>();
 
-  constructor(private readonly opts: LauncherOptions) {}
+  constructor(private readonly opts: LauncherOptions) {
+    // A run the cluster reported on before LAUNCHED was due (most of them, on
+    // a quick cluster) would only make the guarded write miss: leave it out.
+    opts.writer.onWritten((applied) => {
+      for (const c of applied)
+        if (c.expect.state === "LAUNCHING" && this.awaitingLaunched.has(c.taskId))
+          this.awaitingLaunched.set(c.taskId, true);
+    });
+  }
 
   /** Resolves when every launch sent so far has its outcome written. */
   async idle(): Promise<void> {
@@ -87,6 +97,8 @@ export class Launcher {
     items: Placed[],
   ): Promise<void> {
     await this.slot();
+    // From before the launch goes out: the cluster may report on a run before its answer arrives.
+    for (const i of items) this.awaitingLaunched.set(i.row.taskId, false);
     let result: Awaited<ReturnType<HostAdapter["launch"]>>;
     try {
       result = await adapter.launch(
@@ -108,10 +120,9 @@ export class Launcher {
             alongside: (tx: Repositories) => tx.volumes.markCreated(volumes),
           });
         await new Promise((r) => setTimeout(r, this.opts.launchedAfterMs ?? 1_000));
-        // Guarded on LAUNCHING: a run the cluster already reported on is left as it is.
-        await this.opts.writer.write({
-          changes: items.map((i) => launched(i, now)),
-        });
+        const due = items.filter((i) => this.awaitingLaunched.get(i.row.taskId) === false);
+        // Guarded on LAUNCHING: a run the cluster reported on meanwhile is left as it is.
+        await this.opts.writer.write({ changes: due.map((i) => launched(i, now)) });
         return;
       }
       if (result.refusal.code === "CLUSTER_ERROR") {
@@ -131,6 +142,8 @@ export class Launcher {
       this.opts.onRefused();
     } catch (err) {
       this.opts.log.error({ err, host: lease.hostname }, "could not record the launch outcome");
+    } finally {
+      for (const i of items) this.awaitingLaunched.delete(i.row.taskId);
     }
   }
 
