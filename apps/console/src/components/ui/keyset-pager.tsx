@@ -18,7 +18,7 @@ export function KeysetPager({
   count: number;
   /** Singular; an "s" is added for other counts. */
   noun: string;
-  /** Whether this is not the first page. */
+  /** Whether this is the first page. */
   onFirstPage: boolean;
   nextCursor: string | null | undefined;
   onNext: (cursor: string | null) => void;
@@ -27,6 +27,8 @@ export function KeysetPager({
   /** Said after the count on the first page ("newest first"). */
   order?: string;
 }) {
+  // An empty first page has nothing to count or page through; the table's empty state speaks.
+  if (count === 0 && onFirstPage) return null;
   return (
     <nav className="flex items-center justify-between text-xs text-muted" aria-label="Pages">
       <span>
