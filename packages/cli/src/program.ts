@@ -7,6 +7,7 @@ import { registerJob } from "./commands/job.ts";
 import { registerPreemption } from "./commands/preemption.ts";
 import { registerRespool } from "./commands/respool.ts";
 import { registerTask } from "./commands/task.ts";
+import { registerVolume } from "./commands/volume.ts";
 
 export const VERSION = "0.1.0";
 
@@ -36,6 +37,7 @@ export function buildProgram(io: ProgramIo): Command {
   };
   registerCluster(program, lazyClient, io.print);
   registerHost(program, lazyClient, io.print);
+  registerVolume(program, lazyClient, io.print);
   registerRespool(program, lazyClient, io.print);
   registerAudit(program, lazyClient, io.print);
   const write = io.write ?? ((chunk: string) => process.stdout.write(chunk));

@@ -1,7 +1,8 @@
 /**
  * Persistent volumes (console `/volumes`): where each stateful instance's
  * volume lives, how big, mounted where, and whether its first launch has
- * created it yet. Read-only: the placement loop pins and creates them.
+ * created it yet. Read-only: the placement loop pins and creates them, the
+ * host manager destroys those of deleted instances.
  */
 import type { VolumeRecord } from "@peloton/storage";
 import { volumeListInput } from "../schemas/volumes.ts";

@@ -25,7 +25,7 @@ export const VOLUME_SORT_NAMES = [
 ] as const satisfies readonly VolumeSortKey[];
 
 export const volumeListInput = z.object({
-  /** Only volumes in these states (all when empty). */
+  /** Only volumes in these states (every state but DELETED when empty). */
   states: z.array(z.enum(VOLUME_STATES)).max(VOLUME_STATES.length).default([]),
   /** Only volumes on this host. */
   host: z.string().trim().max(253).optional(),

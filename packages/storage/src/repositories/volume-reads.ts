@@ -1,8 +1,8 @@
 /**
  * Reading persistent volumes for people (console `/volumes`, the task page):
  * the volumes table joined to its jobs for their names, filtered and sorted
- * on the server, keyset-paginated. Writes (pin, markCreated) stay in
- * volumes.ts, on the scheduler's path.
+ * on the server, keyset-paginated. Writes (pin, markCreated, markDeleted)
+ * stay in volumes.ts, on the scheduler's path.
  */
 import { Prisma } from "../generated/prisma/client.ts";
 import type { JobState, VolumeState } from "../records.ts";

@@ -1,0 +1,92 @@
+import type { Command } from "commander";
+import type { ApiClient } from "../api-client.ts";
+import { formatTable } from "../output.ts";
+
+const VOLUME_STATES = ["INITIALIZED", "CREATED", "DELETED"] as const;
+type VolumeState = (typeof VOLUME_STATES)[number];
+const SORTS = ["job", "host", "size", "state", "createdAt"] as const;
+type VolumeSort = (typeof SORTS)[number];
+
+const size = (mb: number) =>
+  mb >= 1024 ? `${Math.round((mb / 1024) * 100) / 100}GiB` : `${mb}MiB`;
+
+/** `peloton volume list`: the persistent volumes of stateful instances, as the console's /volumes shows them. */
+export function registerVolume(
+  program: Command,
+  client: () => ApiClient,
+  print: (s: string) => void,
+): void {
+  const volume = program
+    .command("volume")
+    .description("list the persistent volumes of stateful jobs' instances");
+
+  volume
+    .command("list")
+    .description("list volumes: job, instance, host, size, container path and state")
+    .option("-j, --job <id>", "only this job's volumes")
+    .option("--host <hostname>", "only the volumes on this host")
+    .option(
+      "-s, --state <states>",
+      `only these states, comma-separated (${VOLUME_STATES.join(", ")}; default: all but DELETED)`,
+    )
+    .option("-q, --query <text>", "only volumes whose id or job name contains this text")
+    .option("--sort <key>", SORTS.join(", "), "job")
+    .option("--desc", "sort descending")
+    .option("--json", "print JSON")
+    .action(
+      async (opts: {
+        job?: string;
+        host?: string;
+        state?: string;
+        query?: string;
+        sort: string;
+        desc?: boolean;
+        json?: boolean;
+      }) => {
+        const states = (opts.state ?? "")
+          .split(",")
+          .map((s) => s.trim().toUpperCase())
+          .filter(Boolean) as VolumeState[];
+        const items = [];
+        let cursor: string | null = null;
+        do {
+          // The API checks every option (an unknown state or sort is refused with its field named).
+          const page: Awaited<ReturnType<ApiClient["volumes"]["list"]["query"]>> =
+            await client().volumes.list.query({
+              states,
+              ...(opts.host ? { host: opts.host } : {}),
+              ...(opts.job ? { jobId: opts.job } : {}),
+              text: opts.query ?? "",
+              sort: opts.sort as VolumeSort,
+              order: opts.desc ? "desc" : "asc",
+              limit: 500,
+              cursor,
+            });
+          items.push(...page.items);
+          cursor = page.nextCursor;
+        } while (cursor);
+        if (opts.json) {
+          print(JSON.stringify(items, null, 2));
+          return;
+        }
+        if (items.length === 0) {
+          print("No volumes match.");
+          return;
+        }
+        print(
+          formatTable(
+            ["Volume ID", "Job", "Instance", "Host", "Size", "Container Path", "State"],
+            items.map((v) => [
+              v.id,
+              v.jobName,
+              String(v.instanceId),
+              v.hostname,
+              size(v.sizeMb),
+              v.containerPath,
+              v.state,
+            ]),
+          ),
+        );
+      },
+    );
+}
