@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { formatTable } from "../output.ts";
+import { allPages } from "../pages.ts";
 
 const HOST_STATES = ["UP", "DRAINING", "DRAINED", "DOWN"] as const;
 type HostState = (typeof HOST_STATES)[number];
@@ -52,22 +53,19 @@ export function registerHost(
           .split(",")
           .map((s) => s.trim().toUpperCase())
           .filter(Boolean) as HostState[];
-        const items = [];
-        let cursor: string | null = null;
-        do {
-          const page: Awaited<ReturnType<ApiClient["hosts"]["list"]["query"]>> =
-            await client().hosts.list.query({
+        const items = await allPages(
+          (cursor, limit) =>
+            client().hosts.list.query({
               states,
               attributes: opts.zone ? { zone: opts.zone } : {},
               text: opts.query ?? "",
               sort: opts.sort as "hostname",
               order: opts.desc ? "desc" : "asc",
-              limit: Number(opts.limit),
+              limit,
               cursor,
-            });
-          items.push(...page.items);
-          cursor = page.nextCursor;
-        } while (cursor);
+            }),
+          { pageSize: Number(opts.limit) },
+        );
         if (opts.json) {
           print(JSON.stringify(items, null, 2));
           return;

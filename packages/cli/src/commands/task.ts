@@ -11,6 +11,7 @@ import type { ApiClient } from "../api-client.ts";
 import { CliError } from "../errors.ts";
 import { apiRanges, collectRange, goList, type RangeArg } from "../jobs/instance-ranges.ts";
 import { formatTable } from "../output.ts";
+import { allPages } from "../pages.ts";
 import { followLog, printLog } from "../tasks/task-logs.ts";
 import { TASK_LIST_HEADER, taskListRow } from "../tasks/task-table.ts";
 
@@ -40,20 +41,17 @@ export function registerTask(program: Command, client: () => ApiClient, io: Task
     .option("--json", "print JSON")
     .action(async (jobId: string, opts: { range?: string; json?: boolean }) => {
       const range = opts.range ? collectRange(opts.range)[0]! : undefined;
-      const items = [];
-      let cursor: string | null = null;
-      do {
-        const page: Awaited<ReturnType<ApiClient["tasks"]["list"]["query"]>> =
-          await client().tasks.list.query({
+      const items = await allPages(
+        (cursor, limit) =>
+          client().tasks.list.query({
             jobId,
             ...(range && range.from > 0 ? { instanceFrom: range.from } : {}),
             ...(range?.to !== undefined ? { instanceTo: range.to - 1 } : {}),
-            limit: 1000,
+            limit,
             cursor,
-          });
-        items.push(...page.items);
-        cursor = page.nextCursor;
-      } while (cursor);
+          }),
+        { pageSize: 1000 },
+      );
       if (opts.json) io.print(JSON.stringify(items, null, 2));
       else io.print(formatTable(TASK_LIST_HEADER, items.map(taskListRow)));
     });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { formatTable } from "../output.ts";
+import { allPages } from "../pages.ts";
 
 const VOLUME_STATES = ["INITIALIZED", "CREATED", "DELETED"] as const;
 type VolumeState = (typeof VOLUME_STATES)[number];
@@ -47,24 +48,21 @@ export function registerVolume(
           .split(",")
           .map((s) => s.trim().toUpperCase())
           .filter(Boolean) as VolumeState[];
-        const items = [];
-        let cursor: string | null = null;
-        do {
-          // The API checks every option (an unknown state or sort is refused with its field named).
-          const page: Awaited<ReturnType<ApiClient["volumes"]["list"]["query"]>> =
-            await client().volumes.list.query({
+        // The API checks every option (an unknown state or sort is refused with its field named).
+        const items = await allPages(
+          (cursor, limit) =>
+            client().volumes.list.query({
               states,
               ...(opts.host ? { host: opts.host } : {}),
               ...(opts.job ? { jobId: opts.job } : {}),
               text: opts.query ?? "",
               sort: opts.sort as VolumeSort,
               order: opts.desc ? "desc" : "asc",
-              limit: 500,
+              limit,
               cursor,
-            });
-          items.push(...page.items);
-          cursor = page.nextCursor;
-        } while (cursor);
+            }),
+          { pageSize: 500 },
+        );
         if (opts.json) {
           print(JSON.stringify(items, null, 2));
           return;

@@ -5,7 +5,7 @@
  * to the fields that changed. Live: new entries appear without a reload.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { EmptyState, Skeleton } from "@/components/ui/card";
+import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { Notice } from "@/components/ui/notice";
@@ -78,11 +78,7 @@ export function AuditView({
           {describeApiError(list.error)}
         </Notice>
       ) : list.isPending ? (
-        <div className="space-y-2">
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-10 w-full" />
-          ))}
-        </div>
+        <RowsSkeleton />
       ) : items.length === 0 ? (
         isFiltered(query) ? (
           <EmptyState title="Nothing matches these filters">

@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { formatDistanceToNowStrict } from "date-fns";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
-import { EmptyState, Skeleton } from "@/components/ui/card";
+import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LiveIndicator } from "@/components/ui/live-indicator";
@@ -121,11 +121,7 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
       {list.isError ? (
         <LoadError what="The hosts" error={list.error} onRetry={() => list.refetch()} />
       ) : list.isPending ? (
-        <div className="space-y-2">
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-10 w-full" />
-          ))}
-        </div>
+        <RowsSkeleton />
       ) : items.length === 0 ? (
         filtered ? (
           <EmptyState title="No host matches these filters">

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { EmptyState, Skeleton } from "@/components/ui/card";
+import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { LoadError } from "@/components/ui/load-error";
@@ -70,11 +70,7 @@ export function JobsView({ initial, initialQuery }: { initial: JobsPage; initial
       {list.isError ? (
         <LoadError what="The jobs" error={list.error} onRetry={() => list.refetch()} />
       ) : list.isPending ? (
-        <div className="space-y-2">
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-12 w-full" />
-          ))}
-        </div>
+        <RowsSkeleton tall />
       ) : items.length === 0 ? (
         filtered ? (
           <EmptyState title="No job matches these filters">

@@ -8,7 +8,7 @@
 import type { PreemptionFiltersInput } from "@peloton/api/schemas";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
-import { Card, EmptyState, Skeleton } from "@/components/ui/card";
+import { Card, EmptyState, RowsSkeleton, Skeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { Notice } from "@/components/ui/notice";
@@ -151,11 +151,7 @@ export function PreemptionsView({
           </Card>
 
           {list.isPending ? (
-            <div className="space-y-2">
-              {[0, 1, 2, 3].map((i) => (
-                <Skeleton key={i} className="h-12 w-full" />
-              ))}
-            </div>
+            <RowsSkeleton tall />
           ) : items.length === 0 ? (
             filtered ? (
               <EmptyState title="No preemption matches these filters">

@@ -41,3 +41,14 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 export function Skeleton({ className = "" }: { className?: string }) {
   return <div className={`animate-pulse rounded bg-surface-2 ${className}`} />;
 }
+
+/** A table's first load: a few row-high placeholders (`tall` for two-line rows). */
+export function RowsSkeleton({ tall = false }: { tall?: boolean }) {
+  return (
+    <div className="space-y-2" role="status" aria-busy="true" aria-label="Loading">
+      {[0, 1, 2, 3].map((i) => (
+        <Skeleton key={i} className={`${tall ? "h-12" : "h-10"} w-full`} />
+      ))}
+    </div>
+  );
+}

@@ -8,7 +8,7 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { EmptyState, Skeleton } from "@/components/ui/card";
+import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { Notice } from "@/components/ui/notice";
@@ -80,11 +80,7 @@ export function VolumesView({
           {describeApiError(list.error)}
         </Notice>
       ) : list.isPending ? (
-        <div className="space-y-2">
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} className="h-10 w-full" />
-          ))}
-        </div>
+        <RowsSkeleton />
       ) : items.length === 0 ? (
         isFiltered(query) ? (
           <EmptyState title="No volume matches these filters">
