@@ -3,6 +3,7 @@ import type { HostState, ResourceKind } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { ALLOCATING_STATES } from "./allocating-states.ts";
 import { changesRepository } from "./changes.ts";
+import { keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
 import type { Page } from "./pool-history.ts";
 
@@ -360,17 +361,11 @@ export function hostsRepository(db: DbOrTx) {
           Prisma.sql`ORDER BY ${Prisma.raw(`${sortSql} ${dir}, h.hostname ${dir}`)} LIMIT ${q.limit + 1}`,
         ),
       );
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
       const sortValue = (r: HostRow) =>
         r.sort_value instanceof Date ? r.sort_value.toISOString() : r.sort_value;
-      return {
-        items: page.map(toRecord),
-        nextCursor:
-          rows.length > q.limit && last
-            ? encodeCursor({ v: sortValue(last), h: last.hostname })
-            : null,
-      };
+      return keysetPage(rows, q.limit, toRecord, (last) =>
+        encodeCursor({ v: sortValue(last), h: last.hostname }),
+      );
     },
 
     /** Distinct values of one attribute (for the zone filter), most common first. */

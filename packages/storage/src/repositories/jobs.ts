@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import type { GoalState, JobState, JobType, NewJob, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
-import { cursorValue, decodeKeyset, encodeKeyset } from "./keyset.ts";
+import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
 import type { Page } from "./pool-history.ts";
 
@@ -235,15 +235,9 @@ export function jobsRepository(db: DbOrTx) {
         WHERE ${Prisma.join(where, " AND ")}
         ORDER BY ${Prisma.raw(`${sort.expr} ${dir}, j.id ${dir}`)}
         LIMIT ${q.limit + 1}`;
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map(toRecord),
-        nextCursor:
-          rows.length > q.limit && last
-            ? encodeKeyset({ v: cursorValue(last.sort_value), k: last.id })
-            : null,
-      };
+      return keysetPage(rows, q.limit, toRecord, (last) =>
+        encodeKeyset({ v: cursorValue(last.sort_value), k: last.id }),
+      );
     },
 
     /**

@@ -34,3 +34,21 @@ export function cursorValue(value: unknown): string | number | null {
   if (typeof value === "number" || typeof value === "string") return value;
   return value === null || value === undefined ? null : String(value);
 }
+
+/**
+ * The page a query for `limit + 1` rows makes: its first `limit` rows as
+ * items and, when there was one more, a cursor after the last item.
+ */
+export function keysetPage<R, T>(
+  rows: readonly R[],
+  limit: number,
+  toItem: (row: R) => T,
+  cursorAfter: (last: R) => string,
+): { items: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toItem),
+    nextCursor: rows.length > limit && last !== undefined ? cursorAfter(last) : null,
+  };
+}

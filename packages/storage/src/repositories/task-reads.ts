@@ -7,7 +7,7 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import type { GoalState, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
-import { cursorValue, decodeKeyset, encodeKeyset } from "./keyset.ts";
+import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
 import type { Page } from "./pool-history.ts";
 
 /** One instance of a job and its current run. */
@@ -195,15 +195,9 @@ export function taskReadsRepository(db: DbOrTx) {
         WHERE ${Prisma.join(where, " AND ")}
         ORDER BY ${Prisma.raw(order)}
         LIMIT ${q.limit + 1}`;
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map(toTaskRecord),
-        nextCursor:
-          rows.length > q.limit && last
-            ? encodeKeyset({ v: cursorValue(last.sort_value), k: last.instance_id })
-            : null,
-      };
+      return keysetPage(rows, q.limit, toTaskRecord, (last) =>
+        encodeKeyset({ v: cursorValue(last.sort_value), k: last.instance_id }),
+      );
     },
 
     async get(jobId: string, instanceId: number): Promise<TaskRecord | null> {

@@ -7,6 +7,7 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import type { JobState, VolumeState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
+import { keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
 import type { Page } from "./pool-history.ts";
 
@@ -190,15 +191,9 @@ export function volumeReadsRepository(db: DbOrTx) {
         WHERE ${Prisma.join(where, " AND ")}
         ORDER BY ${Prisma.raw(order)}
         LIMIT ${q.limit + 1}`;
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map(toRecord),
-        nextCursor:
-          rows.length > q.limit && last
-            ? encodeCursor({ v: sortValues(sort, last), k: last.id })
-            : null,
-      };
+      return keysetPage(rows, q.limit, toRecord, (last) =>
+        encodeCursor({ v: sortValues(sort, last), k: last.id }),
+      );
     },
 
     /** The volume of one instance of a stateful job, if it has one yet. */
