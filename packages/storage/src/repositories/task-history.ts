@@ -37,6 +37,15 @@ export interface TaskEventRecord {
   at: Date;
 }
 
+/**
+ * The task row of an instance (one per instance, for good: scaled down and
+ * up again, it is the same row), whose events the (task_id, id) index keeps
+ * in order.
+ */
+function instanceTask(jobId: string, instanceId: number): Prisma.Sql {
+  return Prisma.sql`SELECT t.id FROM tasks t WHERE t.job_id = ${jobId}::uuid AND t.instance_id = ${instanceId}`;
+}
+
 export function taskHistoryRepository(db: DbOrTx) {
   return {
     /** Every run of an instance, newest first, summed up from its events. */
@@ -67,7 +76,7 @@ export function taskHistoryRepository(db: DbOrTx) {
                min(e.at) FILTER (WHERE e.state = 'RUNNING') AS started_at,
                max(e.at) FILTER (WHERE e.state IN ('SUCCEEDED', 'FAILED', 'LOST', 'KILLED')) AS finished_at
         FROM task_events e
-        WHERE e.job_id = ${jobId}::uuid AND e.instance_id = ${instanceId}
+        WHERE e.task_id = (${instanceTask(jobId, instanceId)})
         GROUP BY e.run_id ORDER BY e.run_id DESC`;
       return rows.map((r) => ({
         runId: r.run_id,
@@ -93,8 +102,7 @@ export function taskHistoryRepository(db: DbOrTx) {
       cursor?: string | null;
     }): Promise<Page<TaskEventRecord>> {
       const where: Prisma.Sql[] = [
-        Prisma.sql`e.job_id = ${q.jobId}::uuid`,
-        Prisma.sql`e.instance_id = ${q.instanceId}`,
+        Prisma.sql`e.task_id = (${instanceTask(q.jobId, q.instanceId)})`,
       ];
       if (q.runId !== undefined) where.push(Prisma.sql`e.run_id = ${q.runId}`);
       if (q.cursor && /^\d+$/.test(q.cursor)) where.push(Prisma.sql`e.id > ${BigInt(q.cursor)}`);
@@ -114,8 +122,10 @@ export function taskHistoryRepository(db: DbOrTx) {
       limit: number;
       cursor?: string | null;
     }): Promise<Page<TaskEventRecord & { instanceId: number }>> {
-      const where: Prisma.Sql[] = [Prisma.sql`e.job_id = ${q.jobId}::uuid`];
-      if (q.instanceId !== undefined) where.push(Prisma.sql`e.instance_id = ${q.instanceId}`);
+      const where: Prisma.Sql[] =
+        q.instanceId === undefined
+          ? [Prisma.sql`e.job_id = ${q.jobId}::uuid`]
+          : [Prisma.sql`e.task_id = (${instanceTask(q.jobId, q.instanceId)})`];
       if (q.cursor && /^\d+$/.test(q.cursor)) where.push(Prisma.sql`e.id < ${BigInt(q.cursor)}`);
       const rows = await db.$queryRaw<(EventRow & { instance_id: number })[]>`
         SELECT ${EVENT_COLUMNS}, e.instance_id FROM task_events e
