@@ -1,12 +1,11 @@
+import { VOLUME_SORT_NAMES, VOLUME_STATES } from "@peloton/api/schemas";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
 
-const VOLUME_STATES = ["INITIALIZED", "CREATED", "DELETED"] as const;
 type VolumeState = (typeof VOLUME_STATES)[number];
-const SORTS = ["job", "host", "size", "state", "createdAt"] as const;
-type VolumeSort = (typeof SORTS)[number];
+type VolumeSort = (typeof VOLUME_SORT_NAMES)[number];
 
 const size = (mb: number) =>
   mb >= 1024 ? `${Math.round((mb / 1024) * 100) / 100}GiB` : `${mb}MiB`;
@@ -31,7 +30,7 @@ export function registerVolume(
       `only these states, comma-separated (${VOLUME_STATES.join(", ")}; default: all but DELETED)`,
     )
     .option("-q, --query <text>", "only volumes whose id or job name contains this text")
-    .option("--sort <key>", SORTS.join(", "), "job")
+    .option("--sort <key>", VOLUME_SORT_NAMES.join(", "), "job")
     .option("--desc", "sort descending")
     .option("--json", "print JSON")
     .action(

@@ -3,7 +3,7 @@ import type { HostState, ResourceKind } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { ALLOCATING_STATES } from "./allocating-states.ts";
 import { changesRepository } from "./changes.ts";
-import { keysetPage } from "./keyset.ts";
+import { decodeCursorJson, encodeCursorJson, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
 import type { Page } from "./pool-history.ts";
 
@@ -157,17 +157,9 @@ interface Cursor {
   h: string;
 }
 
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
-}
-
 function decodeCursor(text: string): Cursor | undefined {
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Cursor>;
-    return typeof c.h === "string" ? { v: c.v ?? null, h: c.h } : undefined;
-  } catch {
-    return undefined;
-  }
+  const c = decodeCursorJson<Cursor>(text);
+  return typeof c?.h === "string" ? { v: c.v ?? null, h: c.h } : undefined;
 }
 
 /** Hosts as the host manager learns them from the cluster, and as operators drain them. */
@@ -364,7 +356,7 @@ export function hostsRepository(db: DbOrTx) {
       const sortValue = (r: HostRow) =>
         r.sort_value instanceof Date ? r.sort_value.toISOString() : r.sort_value;
       return keysetPage(rows, q.limit, toRecord, (last) =>
-        encodeCursor({ v: sortValue(last), h: last.hostname }),
+        encodeCursorJson({ v: sortValue(last), h: last.hostname } satisfies Cursor),
       );
     },
 

@@ -10,22 +10,37 @@ export interface KeysetCursor {
   k: string | number;
 }
 
-export function encodeKeyset(cursor: KeysetCursor): string {
+/** Any cursor as clients see it: its fields as base64url JSON. */
+export function encodeCursorJson(cursor: object): string {
   return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+}
+
+/**
+ * The fields of a cursor `encodeCursorJson` wrote, unchecked (the caller
+ * checks their types), or undefined when the text is not base64url JSON.
+ */
+export function decodeCursorJson<T>(text: string): Partial<T> | undefined {
+  try {
+    const c: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    return typeof c === "object" && c !== null ? (c as Partial<T>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function encodeKeyset(cursor: KeysetCursor): string {
+  return encodeCursorJson(cursor);
 }
 
 /** The cursor, or undefined when the text is not one of ours (treated as "from the start"). */
 export function decodeKeyset(text: string | null | undefined): KeysetCursor | undefined {
   if (!text) return undefined;
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<KeysetCursor>;
-    const validKey = typeof c.k === "string" || typeof c.k === "number";
-    const validValue =
-      c.v === undefined || c.v === null || typeof c.v === "string" || typeof c.v === "number";
-    return validKey && validValue ? { v: c.v ?? null, k: c.k as string | number } : undefined;
-  } catch {
-    return undefined;
-  }
+  const c = decodeCursorJson<KeysetCursor>(text);
+  if (c === undefined) return undefined;
+  const validKey = typeof c.k === "string" || typeof c.k === "number";
+  const validValue =
+    c.v === undefined || c.v === null || typeof c.v === "string" || typeof c.v === "number";
+  return validKey && validValue ? { v: c.v ?? null, k: c.k as string | number } : undefined;
 }
 
 /** A sort value as the cursor keeps it. */

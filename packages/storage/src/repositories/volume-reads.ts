@@ -7,7 +7,7 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import type { JobState, VolumeState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
-import { keysetPage } from "./keyset.ts";
+import { decodeCursorJson, encodeCursorJson, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
 import type { Page } from "./pool-history.ts";
 
@@ -57,10 +57,12 @@ interface SortColumn {
   expr: string;
   /** The cast a cursor value needs to compare with the column. */
   cast: string;
+  /** The row's value as the cursor keeps it (none of these columns is nullable). */
+  value: (r: VolumeRow) => string | number;
 }
 
-const JOB_NAME: SortColumn = { expr: "j.name", cast: "text" };
-const INSTANCE: SortColumn = { expr: "v.instance_id", cast: "int" };
+const JOB_NAME: SortColumn = { expr: "j.name", cast: "text", value: (r) => r.job_name };
+const INSTANCE: SortColumn = { expr: "v.instance_id", cast: "int", value: (r) => r.instance_id };
 
 /**
  * The columns each sort orders by, before the volume id that breaks the
@@ -70,10 +72,12 @@ const INSTANCE: SortColumn = { expr: "v.instance_id", cast: "int" };
  */
 const SORT_COLUMNS: Record<VolumeSortKey, readonly SortColumn[]> = {
   job: [JOB_NAME, INSTANCE],
-  host: [{ expr: "v.hostname", cast: "text" }, JOB_NAME, INSTANCE],
-  size: [{ expr: "v.size_mb", cast: "float8" }, JOB_NAME, INSTANCE],
-  state: [{ expr: "v.state", cast: '"VolumeState"' }, JOB_NAME, INSTANCE],
-  createdAt: [{ expr: "v.created_at", cast: "timestamptz" }],
+  host: [{ expr: "v.hostname", cast: "text", value: (r) => r.hostname }, JOB_NAME, INSTANCE],
+  size: [{ expr: "v.size_mb", cast: "float8", value: (r) => r.size_mb }, JOB_NAME, INSTANCE],
+  state: [{ expr: "v.state", cast: '"VolumeState"', value: (r) => r.state }, JOB_NAME, INSTANCE],
+  createdAt: [
+    { expr: "v.created_at", cast: "timestamptz", value: (r) => r.created_at.toISOString() },
+  ],
 };
 
 interface VolumeRow {
@@ -113,41 +117,22 @@ const toRecord = (r: VolumeRow): VolumeRecord => ({
   updatedAt: r.updated_at,
 });
 
-/** A row's sort values as the cursor keeps them (none of these columns is nullable). */
-function sortValues(sort: VolumeSortKey, r: VolumeRow): (string | number)[] {
-  const byKey: Record<VolumeSortKey, (string | number)[]> = {
-    job: [r.job_name, r.instance_id],
-    host: [r.hostname, r.job_name, r.instance_id],
-    size: [r.size_mb, r.job_name, r.instance_id],
-    state: [r.state, r.job_name, r.instance_id],
-    createdAt: [r.created_at.toISOString()],
-  };
-  return byKey[sort];
-}
-
 /** Where a page ended: the last row's sort values and id. Opaque to clients (base64url JSON). */
 interface VolumeCursor {
   v: (string | number)[];
   k: string;
 }
 
-function encodeCursor(c: VolumeCursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
-}
-
 /** The cursor, or undefined when it is not one of this sort's (then the list starts over). */
 function decodeCursor(text: string, sort: VolumeSortKey): VolumeCursor | undefined {
-  try {
-    const c = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<VolumeCursor>;
-    const fits =
-      typeof c.k === "string" &&
-      Array.isArray(c.v) &&
-      c.v.length === SORT_COLUMNS[sort].length &&
-      c.v.every((x) => typeof x === "string" || typeof x === "number");
-    return fits ? { v: c.v as (string | number)[], k: c.k as string } : undefined;
-  } catch {
-    return undefined;
-  }
+  const c = decodeCursorJson<VolumeCursor>(text);
+  const fits =
+    c !== undefined &&
+    typeof c.k === "string" &&
+    Array.isArray(c.v) &&
+    c.v.length === SORT_COLUMNS[sort].length &&
+    c.v.every((x) => typeof x === "string" || typeof x === "number");
+  return fits ? { v: c.v as (string | number)[], k: c.k as string } : undefined;
 }
 
 function filters(q: VolumeListQuery): Prisma.Sql[] {
@@ -192,7 +177,10 @@ export function volumeReadsRepository(db: DbOrTx) {
         ORDER BY ${Prisma.raw(order)}
         LIMIT ${q.limit + 1}`;
       return keysetPage(rows, q.limit, toRecord, (last) =>
-        encodeCursor({ v: sortValues(sort, last), k: last.id }),
+        encodeCursorJson({
+          v: columns.map((c) => c.value(last)),
+          k: last.id,
+        } satisfies VolumeCursor),
       );
     },
 

@@ -6,6 +6,7 @@
  * instance was deleted (job deleted, or scaled down); an instance scaled up
  * again pins a fresh one.
  */
+import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
 import { changesRepository } from "./changes.ts";
 
@@ -19,6 +20,9 @@ export interface VolumePin {
   sizeMb: number;
   containerPath: string;
 }
+
+/** The volume's instance (task row `t`) is deleted and its run is over: no one wants the volume. */
+const INSTANCE_DELETED = Prisma.sql`(t.goal_state = 'DELETED' AND t.state = 'DELETED')`;
 
 export function volumesRepository(db: DbOrTx) {
   return {
@@ -64,8 +68,7 @@ export function volumesRepository(db: DbOrTx) {
     async standing(ids: readonly string[]): Promise<{ id: string; unwanted: boolean }[]> {
       if (ids.length === 0) return [];
       return db.$queryRaw<{ id: string; unwanted: boolean }[]>`
-        SELECT v.id, (v.state = 'DELETED' OR t.id IS NULL
-                      OR (t.goal_state = 'DELETED' AND t.state = 'DELETED')) AS unwanted
+        SELECT v.id, (v.state = 'DELETED' OR t.id IS NULL OR ${INSTANCE_DELETED}) AS unwanted
         FROM volumes v LEFT JOIN tasks t ON t.id = v.task_id
         WHERE v.id = ANY(${[...ids]}::text[])`;
     },
@@ -79,8 +82,7 @@ export function volumesRepository(db: DbOrTx) {
       await db.$executeRaw`
         UPDATE volumes v SET state = 'DELETED', updated_at = now()
         WHERE v.id = ANY(${[...ids]}::text[]) AND v.state <> 'DELETED'
-          AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = v.task_id
-                          AND NOT (t.goal_state = 'DELETED' AND t.state = 'DELETED'))`;
+          AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.id = v.task_id AND NOT ${INSTANCE_DELETED})`;
       await changesRepository(db).announce({ topic: "volumes", keys: [...ids] });
     },
   };
