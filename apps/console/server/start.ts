@@ -14,6 +14,10 @@
  *   next start  on PORT (3000), with DATABASE_URL pointing at that database;
  *               it talks to the scheduler only through PostgreSQL
  *
+ * Node runs with --max-semi-space-size=32 (package.json): the scheduler
+ * allocates many short-lived objects per status update, and a larger young
+ * generation cut its CPU on a busy cluster by ~12% (fewer scavenges).
+ *
  * Ctrl-C stops the console, then the scheduler (no TEARDOWN: tasks survive a
  * restart), mesos-sim, PostgreSQL. Start-up failures print one line naming
  * the problem and exit non-zero.

@@ -1,4 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { swapBulkParameters } from "./bulk-parameters.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export type Db = PrismaClient;
@@ -16,10 +18,12 @@ export const CONNECTION_WAIT_MS = 15_000;
  * loops share it.
  */
 export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
-  const adapter = new PrismaPg({
+  const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: opts.max ?? 10,
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
   });
+  swapBulkParameters(pool);
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return new PrismaClient({ adapter });
 }

@@ -8,11 +8,17 @@
  *     ─▶ job task counts (one UPDATE) ─▶ job states derived, written if moved
  *     ─▶ writes the callers attached (volumes, …) ─▶ one announcement
  *
- * One writer means the leader's own transactions never contend for rows
- * with each other; coalescing means the cost per row, not per call, is what
- * a busy cluster pays. A deadlock or serialisation failure (against an API
- * write) retries the whole transaction. Each caller learns which of its
- * changes were applied and which were missed (their row had moved on).
+ * Coalescing means the cost per row, not per call, is what a busy cluster
+ * pays. Two transactions may be in flight (two connections: PostgreSQL runs
+ * each on its own core), never on the same task: a call whose tasks are
+ * being written waits, and so does every later call touching them, so one
+ * task's changes commit in the order they were handed in. The two meet only
+ * on their jobs' rows (task counts), which they lock in id order. A call
+ * with writes of its own but no declared task changes (the preemptor's
+ * moves) touches tasks the writer cannot see, so it runs alone. A deadlock
+ * or serialisation failure (against an API write) retries the whole
+ * transaction. Each caller learns which of its changes were applied and
+ * which were missed (their row had moved on).
  */
 import { holdsAllocation } from "@peloton/engine";
 import type { Change, Repositories, StorageGateway, TaskChange } from "@peloton/storage";
@@ -42,6 +48,8 @@ interface Pending {
 export interface TaskWriterOptions {
   /** How long to collect calls before writing. Default 2 ms. */
   windowMs?: number;
+  /** Transactions in flight at once. Default 2. */
+  connections?: number;
   /** Most changes in one transaction. Default 20,000. */
   maxChanges?: number;
   now?: () => Date;
@@ -52,8 +60,12 @@ export type WrittenListener = (applied: readonly TaskChange[]) => void;
 export class TaskWriter {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
+  private readonly writing = new Set<Promise<void>>();
+  /** Tasks of the transactions in flight. */
+  private readonly busy = new Set<string>();
+  private exclusiveInFlight = false;
   private readonly listeners = new Set<WrittenListener>();
+  private readonly connections: number;
   private readonly windowMs: number;
   private readonly maxChanges: number;
   private readonly now: () => Date;
@@ -66,6 +78,7 @@ export class TaskWriter {
     opts: TaskWriterOptions = {},
   ) {
     this.windowMs = opts.windowMs ?? 2;
+    this.connections = opts.connections ?? 2;
     this.maxChanges = opts.maxChanges ?? 20_000;
     this.now = opts.now ?? (() => new Date());
   }
@@ -87,45 +100,68 @@ export class TaskWriter {
 
   /** Resolves when everything handed in so far is written. */
   async idle(): Promise<void> {
-    while (this.queue.length > 0 || this.writing || this.timer) {
-      await (this.writing ?? new Promise((r) => setTimeout(r, this.windowMs)));
+    while (this.queue.length > 0 || this.writing.size > 0 || this.timer) {
+      await (this.writing.size > 0
+        ? Promise.race(this.writing)
+        : new Promise((r) => setTimeout(r, this.windowMs)));
     }
   }
 
   private schedule(): void {
-    if (this.writing || this.timer) return;
+    if (this.timer || this.queue.length === 0) return;
+    if (this.writing.size >= this.connections || this.exclusiveInFlight) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.writing = this.flush().finally(() => {
-        this.writing = undefined;
-        if (this.queue.length > 0) this.schedule();
+      const batch = this.take();
+      // Everything queued waits for a transaction in flight, whose end schedules again.
+      if (batch.length === 0) return;
+      const tasks = batch.flatMap((p) => p.request.changes.map((c) => c.taskId));
+      const exclusive = batch.some(isExclusive);
+      for (const t of tasks) this.busy.add(t);
+      if (exclusive) this.exclusiveInFlight = true;
+      const writing: Promise<void> = this.flush(batch).finally(() => {
+        this.writing.delete(writing);
+        for (const t of tasks) this.busy.delete(t);
+        if (exclusive) this.exclusiveInFlight = false;
+        this.schedule();
       });
+      this.writing.add(writing);
+      this.schedule();
     }, this.windowMs);
   }
 
-  /** Takes calls up to the size limit; a task already in the batch waits for the next one. */
+  /**
+   * Takes calls up to the size limit, in order. A call waits when one of its
+   * tasks is in flight, already in this batch, or held by an earlier call
+   * that waits; an exclusive call waits for the transactions in flight, and
+   * every call after it waits with it (or a busy cluster would starve it).
+   */
   private take(): Pending[] {
     const batch: Pending[] = [];
     const rest: Pending[] = [];
-    const tasks = new Set<string>();
+    const claimed = new Set(this.busy);
     let size = 0;
+    let barrier = false;
     for (const p of this.queue) {
-      const clash = p.request.changes.some((c) => tasks.has(c.taskId));
-      if (clash || (size > 0 && size + p.request.changes.length > this.maxChanges)) {
-        rest.push(p);
-        continue;
+      const { changes } = p.request;
+      const waits =
+        barrier ||
+        changes.some((c) => claimed.has(c.taskId)) ||
+        (isExclusive(p) && this.writing.size > 0) ||
+        (size > 0 && size + changes.length > this.maxChanges);
+      for (const c of changes) claimed.add(c.taskId);
+      if (waits && isExclusive(p)) barrier = true;
+      if (waits) rest.push(p);
+      else {
+        size += changes.length;
+        batch.push(p);
       }
-      for (const c of p.request.changes) tasks.add(c.taskId);
-      size += p.request.changes.length;
-      batch.push(p);
     }
     this.queue = rest;
     return batch;
   }
 
-  private async flush(): Promise<void> {
-    const batch = this.take();
-    if (batch.length === 0) return;
+  private async flush(batch: Pending[]): Promise<void> {
     const changes = batch.flatMap((p) => p.request.changes);
     const started = performance.now();
     let outcome: WriteOutcome;
@@ -187,6 +223,10 @@ export class TaskWriter {
     }
   }
 }
+
+/** A call with writes of its own but no declared task changes: it may touch any task. */
+const isExclusive = (p: Pending) =>
+  p.request.changes.length === 0 && p.request.alongside !== undefined;
 
 /** Deadlocks and serialisation failures are worth a retry: the rows are fine, the timing was not. */
 function isRetryable(err: unknown): boolean {

@@ -275,8 +275,8 @@ export class PreemptorLoop implements SchedulerLoop {
   /**
    * The victims' moves, events and rows, and their jobs' task counts and
    * states, in one transaction of the task writer (the leader's one writer
-   * of task state: no lock contention with the other loops, and its retry
-   * on a deadlock).
+   * of task state: it runs this call alone, since the victims are not
+   * declared as changes, and retries on a deadlock).
    */
   private async record(rows: readonly NewPreemption[], at: Date): Promise<PreemptionRecordOutcome> {
     if (rows.length === 0) return { recorded: [], stale: [], countDeltas: [] };

@@ -280,6 +280,10 @@ export function jobsRepository(db: DbOrTx) {
           task_stats: Partial<Record<TaskState, number>>;
         }[]
       >`
+        WITH locked AS (
+          -- Row locks in id order: two writers adding to the same jobs never deadlock.
+          SELECT id FROM jobs WHERE id = ANY(${jobIds}::uuid[]) ORDER BY id FOR UPDATE
+        )
         UPDATE jobs j SET task_stats = coalesce((
             SELECT jsonb_object_agg(s.k, s.n) FROM (
               SELECT c.k, sum(c.n)::int AS n FROM (
@@ -292,7 +296,7 @@ export function jobsRepository(db: DbOrTx) {
               ) c GROUP BY c.k HAVING sum(c.n) <> 0
             ) s), '{}'::jsonb),
           updated_at = now()
-        WHERE j.id = ANY(${jobIds}::uuid[])
+        WHERE j.id IN (SELECT id FROM locked)
         RETURNING j.id::text, j.type::text AS type, j.state::text AS state,
                   j.goal_state::text AS goal_state, j.instance_count, j.task_stats`;
       return rows.map((r) => ({

@@ -7,6 +7,7 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
+import { withBulkJson } from "../bulk-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
@@ -96,10 +97,11 @@ const EVENT_COLUMNS = `n int, task_id uuid, job_id uuid, instance_id int, run_id
  * One statement for a list of changes: the guarded UPDATE of the task rows,
  * then the INSERT of the events of the rows it moved (in the order given),
  * answering the ids it moved. The changes travel as two JSON documents
- * (PostgreSQL's json_to_recordset unpacks them): a parameter per batch, not
- * one array per column whose every element the driver would encode.
+ * (PostgreSQL's json_to_recordset unpacks them; `withBulkJson` carries them
+ * past Prisma): a parameter per batch, not one array per column whose every
+ * element the driver would encode.
  */
-function applyStatement(changes: readonly TaskChange[]): Prisma.Sql {
+function applyStatement(changes: readonly TaskChange[]) {
   const optional = OPTIONAL_COLUMNS.filter((col) =>
     // Columns no change sets stay out of the statement altogether.
     changes.some((c) => c.set !== undefined && col.key in c.set),
@@ -154,10 +156,10 @@ function applyStatement(changes: readonly TaskChange[]): Prisma.Sql {
     "version = t.version + 1",
     "updated_at = now()",
   ].join(", ");
-  return Prisma.sql`
+  const sql = (rowsDoc: Prisma.Sql, eventsDoc: Prisma.Sql) => Prisma.sql`
     WITH moved AS (
       UPDATE tasks t SET ${Prisma.raw(sets)}
-      FROM json_to_recordset(${JSON.stringify(rows)}::json) AS u(${Prisma.raw(columns)})
+      FROM json_to_recordset(${rowsDoc}) AS u(${Prisma.raw(columns)})
       WHERE t.id = u.id AND t.state = u.expect_state AND t.run_id = u.expect_run
       RETURNING t.id
     ), logged AS (
@@ -165,11 +167,12 @@ function applyStatement(changes: readonly TaskChange[]): Prisma.Sql {
                                state, source, reason, message, hostname, agent_id, at)
       SELECT e.task_id, e.job_id, e.instance_id, e.run_id, e.mesos_task_id, e.previous_state,
              e.state, e.source, e.reason, e.message, e.hostname, e.agent_id, e.at
-      FROM json_to_recordset(${JSON.stringify(events)}::json) AS e(${Prisma.raw(EVENT_COLUMNS)})
+      FROM json_to_recordset(${eventsDoc}) AS e(${Prisma.raw(EVENT_COLUMNS)})
       WHERE e.task_id IN (SELECT id FROM moved)
       ORDER BY e.n
     )
     SELECT id::text AS id FROM moved`;
+  return { docs: [rows, events], sql };
 }
 
 export function taskChangesRepository(db: DbOrTx) {
@@ -179,7 +182,10 @@ export function taskChangesRepository(db: DbOrTx) {
       const applied: TaskChange[] = [];
       const missed: TaskChange[] = [];
       if (changes.length > 0) {
-        const rows = await db.$queryRaw<{ id: string }[]>(applyStatement(changes));
+        const statement = applyStatement(changes);
+        const rows = await withBulkJson(statement.docs, ([rowsDoc, eventsDoc]) =>
+          db.$queryRaw<{ id: string }[]>(statement.sql(rowsDoc!, eventsDoc!)),
+        );
         const moved = new Set(rows.map((r) => r.id));
         for (const c of changes) (moved.has(c.taskId) ? applied : missed).push(c);
       }
