@@ -7,10 +7,11 @@
  * share a few sockets instead of waiting for a free one.
  *
  * Calls made in one turn of the event loop leave in one write per socket:
- * the sockets are corked at the turn's first call and uncorked at the next
- * (undici corks around each request, and a corked socket counts nestings),
- * so the 500 acknowledgements of a committed batch cost a few system calls,
- * not 500. POSTs are marked idempotent and non-blocking, or undici would not
+ * the sockets are corked at the turn's first call (or read of answers, which
+ * frees pipeline slots that undici fills from its queue) and uncorked at the
+ * next turn (undici corks around each request, and a corked socket counts
+ * nestings), so the 500 acknowledgements of a committed batch cost a few
+ * system calls, not 500. POSTs are marked idempotent and non-blocking, or undici would not
  * pipeline them at all.
  */
 import type { Socket } from "node:net";
@@ -53,7 +54,8 @@ export class CallChannel {
   private readonly pools = new Map<string, Pool>();
   private readonly sockets = new Set<Socket>();
   private readonly connect = buildConnector({});
-  private corked = false;
+  private corkedSockets: Socket[] = [];
+  private uncorkTimer: NodeJS.Immediate | undefined;
   private closed = false;
 
   constructor(private readonly opts: CallChannelOptions) {}
@@ -100,7 +102,7 @@ export class CallChannel {
       let status = 0;
       let location: string | undefined;
       const parts: Buffer[] = [];
-      const uncork = this.corkForThisTurn();
+      this.cork();
       this.pool(url).dispatch(
         {
           path: `${url.pathname}${url.search}`,
@@ -142,25 +144,29 @@ export class CallChannel {
           },
         },
       );
-      // Queued after the dispatch, so after undici's own deferred write of a
-      // request on a socket that was idle.
-      if (uncork !== undefined) setImmediate(uncork);
+      this.uncorkNextTurn();
     });
   }
 
+  /** Corks the open sockets until `uncorkNextTurn`'s moment, unless already corked. */
+  private cork(): void {
+    if (this.uncorkTimer !== undefined) return;
+    this.corkedSockets = [...this.sockets];
+    for (const socket of this.corkedSockets) socket.cork();
+  }
+
   /**
-   * Corks the open sockets unless this turn already did; answers the uncork
-   * to schedule when it did (see the file comment).
+   * Uncorks at the next turn of the event loop; each call queues it again, so
+   * it runs after undici's own deferred write of a request on a socket that
+   * was idle.
    */
-  private corkForThisTurn(): (() => void) | undefined {
-    if (this.corked) return undefined;
-    this.corked = true;
-    const sockets = [...this.sockets];
-    for (const socket of sockets) socket.cork();
-    return () => {
-      this.corked = false;
-      for (const socket of sockets) socket.uncork();
-    };
+  private uncorkNextTurn(): void {
+    if (this.uncorkTimer !== undefined) clearImmediate(this.uncorkTimer);
+    this.uncorkTimer = setImmediate(() => {
+      this.uncorkTimer = undefined;
+      for (const socket of this.corkedSockets) socket.uncork();
+      this.corkedSockets = [];
+    });
   }
 
   /** Drops every connection; calls in flight fail with `stopped`. */
@@ -185,6 +191,13 @@ export class CallChannel {
             if (socket) {
               this.sockets.add(socket);
               socket.once("close", () => this.sockets.delete(socket));
+              // Answers free pipeline slots, and undici writes a queued call
+              // into each as it reads them: corked too, they leave together.
+              // (Registered before undici's own listener, so it runs first.)
+              socket.on("readable", () => {
+                this.cork();
+                this.uncorkNextTurn();
+              });
             }
             callback(...args);
           }),

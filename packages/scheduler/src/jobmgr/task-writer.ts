@@ -50,7 +50,10 @@ export interface TaskWriterOptions {
   windowMs?: number;
   /** Transactions in flight at once. Default 2. */
   connections?: number;
-  /** Most changes in one transaction. Default 20,000. */
+  /**
+   * Most changes in one transaction (a single larger call still goes whole).
+   * Default 4,000: a burst is split over the two connections.
+   */
   maxChanges?: number;
   now?: () => Date;
 }
@@ -79,7 +82,7 @@ export class TaskWriter {
   ) {
     this.windowMs = opts.windowMs ?? 2;
     this.connections = opts.connections ?? 2;
-    this.maxChanges = opts.maxChanges ?? 20_000;
+    this.maxChanges = opts.maxChanges ?? 4_000;
     this.now = opts.now ?? (() => new Date());
   }
 

@@ -41,6 +41,9 @@ const QUEUE_WORDS: Record<AdmissionQueue, string> = {
   PENDING: "pending",
 };
 
+/** Admitted tasks per call to the task writer (whole gangs: a chunk may run over). */
+const ADMISSION_CHUNK = 1_000;
+
 export class AdmissionLoop implements SchedulerLoop {
   readonly name = "resource-manager";
   private readonly loop: PeriodicLoop;
@@ -81,13 +84,22 @@ export class AdmissionLoop implements SchedulerLoop {
     const snapshot = admissionSnapshot(pending, pools, held, configs);
     const result = admit(snapshot.input);
     const now = this.now();
-    const changes: TaskChange[] = [];
+    // Admissions in order, a gang never split: placement starts on the first
+    // chunk while the writer is still on the next ones.
+    let chunk: TaskChange[] = [];
+    const chunks = [chunk];
+    // Why the others still wait: one call, after the admissions in line.
+    const notes: TaskChange[] = [];
     let admitted = 0;
     for (const pool of result.pools) {
       for (const a of pool.admitted) {
         const message = `admitted in pool ${pool.path} (its ${QUEUE_WORDS[a.queue]} queue)`;
+        if (chunk.length >= ADMISSION_CHUNK) {
+          chunk = [];
+          chunks.push(chunk);
+        }
         for (const t of snapshot.members.get(a.gang.id)?.tasks ?? []) {
-          changes.push(admittedChange(t, message, now));
+          chunk.push(admittedChange(t, message, now));
           admitted++;
         }
       }
@@ -95,7 +107,7 @@ export class AdmissionLoop implements SchedulerLoop {
         const message = `${ordinal(w.position)} in pool ${pool.path}'s ${QUEUE_WORDS[w.queue]} queue: ${describeAdmissionReason(w.reason)}`;
         for (const t of snapshot.members.get(w.gang.id)?.tasks ?? []) {
           const note = noteChange(t, w.reason.code, message);
-          if (note) changes.push(note);
+          if (note) notes.push(note);
         }
       }
     }
@@ -105,10 +117,16 @@ export class AdmissionLoop implements SchedulerLoop {
         "POOL_NOT_LEAF",
         "its pool has child pools now, and only leaf pools admit tasks; move the job to a leaf pool",
       );
-      if (note) changes.push(note);
+      if (note) notes.push(note);
     }
     const decided = performance.now();
-    await this.opts.writer.write({ changes });
+    await Promise.all([
+      ...chunks.map(async (changes) => {
+        const { applied } = await this.opts.writer.write({ changes });
+        if (applied.length > 0) this.opts.onAdmitted?.();
+      }),
+      this.opts.writer.write({ changes: notes }),
+    ]);
     this.opts.log.debug(
       {
         pending: pending.length,
@@ -118,7 +136,6 @@ export class AdmissionLoop implements SchedulerLoop {
       },
       "admission round",
     );
-    if (admitted > 0) this.opts.onAdmitted?.();
   }
 }
 
