@@ -25,9 +25,9 @@ let nextToken = 0;
  * Runs `query` with each document given as a `json` expression to put in a
  * raw query; the documents are held only while it runs.
  */
-export async function withBulkJson<T>(
-  docs: readonly unknown[],
-  query: (params: Prisma.Sql[]) => Promise<T>,
+export async function withBulkJson<T, const D extends readonly unknown[]>(
+  docs: D,
+  query: (params: { [K in keyof D]: Prisma.Sql }) => Promise<T>,
 ): Promise<T> {
   const tokens = docs.map((doc) => {
     const token = `${TOKEN_PREFIX}${nextToken++}`;
@@ -35,7 +35,8 @@ export async function withBulkJson<T>(
     return token;
   });
   try {
-    return await query(tokens.map((token) => Prisma.sql`${token}::json`));
+    const params = tokens.map((token) => Prisma.sql`${token}::json`);
+    return await query(params as { [K in keyof D]: Prisma.Sql });
   } finally {
     for (const token of tokens) documents.delete(token);
   }

@@ -172,7 +172,7 @@ function applyStatement(changes: readonly TaskChange[]) {
       ORDER BY e.n
     )
     SELECT id::text AS id FROM moved`;
-  return { docs: [rows, events], sql };
+  return { docs: [rows, events] as const, sql };
 }
 
 export function taskChangesRepository(db: DbOrTx) {
@@ -184,7 +184,7 @@ export function taskChangesRepository(db: DbOrTx) {
       if (changes.length > 0) {
         const statement = applyStatement(changes);
         const rows = await withBulkJson(statement.docs, ([rowsDoc, eventsDoc]) =>
-          db.$queryRaw<{ id: string }[]>(statement.sql(rowsDoc!, eventsDoc!)),
+          db.$queryRaw<{ id: string }[]>(statement.sql(rowsDoc, eventsDoc)),
         );
         const moved = new Set(rows.map((r) => r.id));
         for (const c of changes) (moved.has(c.taskId) ? applied : missed).push(c);
