@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { swapBulkParameters } from "./bulk-parameters.ts";
+import { swapDirectParameters } from "./direct-parameters.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 
 export type Db = PrismaClient;
@@ -23,7 +23,7 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
     max: opts.max ?? 10,
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
   });
-  swapBulkParameters(pool);
+  swapDirectParameters(pool);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return new PrismaClient({ adapter });
 }

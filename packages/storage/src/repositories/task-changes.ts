@@ -7,7 +7,7 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
-import { withBulkJson } from "../bulk-parameters.ts";
+import { withDirectParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
@@ -89,62 +89,73 @@ const OPTIONAL_COLUMNS: readonly {
   { key: "previousHost", column: "previous_host", type: "text" },
 ];
 
-const EVENT_COLUMNS = `n int, task_id uuid, job_id uuid, instance_id int, run_id int, mesos_task_id text,
-  previous_state "TaskState", state "TaskState", source text, reason text, message text,
-  hostname text, agent_id text, at timestamptz`;
+/** One column of a statement's input: its name, its SQL type, a value per row. */
+interface InputColumn {
+  name: string;
+  type: string;
+  values: unknown[];
+}
+
+/** The columns as `unnest(<arrays>) AS alias(<names>)`, the arrays past Prisma (see bulk-parameters.ts). */
+function unnestOf(alias: string, columns: readonly InputColumn[], params: readonly Prisma.Sql[]) {
+  const arrays = columns.map((col, i) => Prisma.sql`${params[i]}::${Prisma.raw(col.type)}[]`);
+  return Prisma.sql`unnest(${Prisma.join(arrays)}) WITH ORDINALITY AS ${Prisma.raw(alias)}(${Prisma.raw(
+    [...columns.map((col) => col.name), "n"].join(", "),
+  )})`;
+}
 
 /**
  * One statement for a list of changes: the guarded UPDATE of the task rows,
  * then the INSERT of the events of the rows it moved (in the order given),
- * answering the ids it moved. The changes travel as two JSON documents
- * (PostgreSQL's json_to_recordset unpacks them; `withBulkJson` carries them
- * past Prisma): a parameter per batch, not one array per column whose every
- * element the driver would encode.
+ * answering the ids it moved. The changes travel as one array per column,
+ * handed to the driver directly (`withDirectParameters`): PostgreSQL reads
+ * arrays in half the time it takes to unpack the same rows from JSON.
  */
 function applyStatement(changes: readonly TaskChange[]) {
   const optional = OPTIONAL_COLUMNS.filter((col) =>
     // Columns no change sets stay out of the statement altogether.
     changes.some((c) => c.set !== undefined && col.key in c.set),
   );
-  const rows = changes.map((c) => {
-    const row: Record<string, unknown> = {
-      id: c.taskId,
-      expect_state: c.expect.state,
-      expect_run: c.expect.runId,
-      state: c.state,
-      reason: c.reason,
-      message: c.message,
-    };
-    for (const col of optional) {
-      const given = c.set !== undefined && col.key in c.set;
-      row[`g_${col.column}`] = given;
-      if (given) row[`v_${col.column}`] = c.set?.[col.key] ?? null;
-    }
-    return row;
-  });
-  let n = 0;
-  const events = changes.flatMap((c) =>
-    c.events.map((e) => ({
-      n: n++,
-      task_id: c.taskId,
-      job_id: c.jobId,
-      instance_id: c.instanceId,
-      run_id: e.runId,
-      mesos_task_id: e.clusterTaskId,
-      previous_state: e.previousState,
-      state: e.state,
-      source: e.source,
-      reason: e.reason,
-      message: e.message,
-      hostname: e.hostname,
-      agent_id: e.agentId,
-      at: e.at,
-    })),
-  );
-  const columns = [
-    `id uuid, expect_state "TaskState", expect_run int, state "TaskState", reason text, message text`,
-    ...optional.map((col) => `g_${col.column} bool, v_${col.column} ${col.type}`),
-  ].join(", ");
+  const rows: InputColumn[] = [
+    { name: "id", type: "uuid", values: changes.map((c) => c.taskId) },
+    { name: "expect_state", type: '"TaskState"', values: changes.map((c) => c.expect.state) },
+    { name: "expect_run", type: "int", values: changes.map((c) => c.expect.runId) },
+    { name: "state", type: '"TaskState"', values: changes.map((c) => c.state) },
+    { name: "reason", type: "text", values: changes.map((c) => c.reason) },
+    { name: "message", type: "text", values: changes.map((c) => c.message) },
+    ...optional.flatMap((col) => [
+      {
+        name: `g_${col.column}`,
+        type: "bool",
+        values: changes.map((c) => c.set !== undefined && col.key in c.set),
+      },
+      {
+        name: `v_${col.column}`,
+        type: col.type,
+        values: changes.map((c) => {
+          const v = c.set?.[col.key] ?? null;
+          // pg writes an object inside an array as its JSON text.
+          return col.type === "jsonb" && v !== null ? JSON.stringify(v) : v;
+        }),
+      },
+    ]),
+  ];
+  const events = changes.flatMap((c) => c.events.map((e) => ({ c, e })));
+  const eventColumns: InputColumn[] = [
+    { name: "task_id", type: "uuid", values: events.map(({ c }) => c.taskId) },
+    { name: "job_id", type: "uuid", values: events.map(({ c }) => c.jobId) },
+    { name: "instance_id", type: "int", values: events.map(({ c }) => c.instanceId) },
+    { name: "run_id", type: "int", values: events.map(({ e }) => e.runId) },
+    { name: "mesos_task_id", type: "text", values: events.map(({ e }) => e.clusterTaskId) },
+    { name: "previous_state", type: '"TaskState"', values: events.map(({ e }) => e.previousState) },
+    { name: "state", type: '"TaskState"', values: events.map(({ e }) => e.state) },
+    { name: "source", type: "text", values: events.map(({ e }) => e.source) },
+    { name: "reason", type: "text", values: events.map(({ e }) => e.reason) },
+    { name: "message", type: "text", values: events.map(({ e }) => e.message) },
+    { name: "hostname", type: "text", values: events.map(({ e }) => e.hostname) },
+    { name: "agent_id", type: "text", values: events.map(({ e }) => e.agentId) },
+    { name: "at", type: "timestamptz", values: events.map(({ e }) => e.at) },
+  ];
   const sets = [
     "state = u.state",
     "reason = u.reason",
@@ -156,10 +167,10 @@ function applyStatement(changes: readonly TaskChange[]) {
     "version = t.version + 1",
     "updated_at = now()",
   ].join(", ");
-  const sql = (rowsDoc: Prisma.Sql, eventsDoc: Prisma.Sql) => Prisma.sql`
+  const sql = (params: readonly Prisma.Sql[]) => Prisma.sql`
     WITH moved AS (
       UPDATE tasks t SET ${Prisma.raw(sets)}
-      FROM json_to_recordset(${rowsDoc}) AS u(${Prisma.raw(columns)})
+      FROM ${unnestOf("u", rows, params)}
       WHERE t.id = u.id AND t.state = u.expect_state AND t.run_id = u.expect_run
       RETURNING t.id
     ), logged AS (
@@ -167,12 +178,12 @@ function applyStatement(changes: readonly TaskChange[]) {
                                state, source, reason, message, hostname, agent_id, at)
       SELECT e.task_id, e.job_id, e.instance_id, e.run_id, e.mesos_task_id, e.previous_state,
              e.state, e.source, e.reason, e.message, e.hostname, e.agent_id, e.at
-      FROM json_to_recordset(${eventsDoc}) AS e(${Prisma.raw(EVENT_COLUMNS)})
+      FROM ${unnestOf("e", eventColumns, params.slice(rows.length))}
       WHERE e.task_id IN (SELECT id FROM moved)
       ORDER BY e.n
     )
     SELECT id::text AS id FROM moved`;
-  return { docs: [rows, events] as const, sql };
+  return { values: [...rows, ...eventColumns].map((col) => col.values), sql };
 }
 
 export function taskChangesRepository(db: DbOrTx) {
@@ -183,8 +194,8 @@ export function taskChangesRepository(db: DbOrTx) {
       const missed: TaskChange[] = [];
       if (changes.length > 0) {
         const statement = applyStatement(changes);
-        const rows = await withBulkJson(statement.docs, ([rowsDoc, eventsDoc]) =>
-          db.$queryRaw<{ id: string }[]>(statement.sql(rowsDoc, eventsDoc)),
+        const rows = await withDirectParameters(statement.values, (params) =>
+          db.$queryRaw<{ id: string }[]>(statement.sql(params)),
         );
         const moved = new Set(rows.map((r) => r.id));
         for (const c of changes) (moved.has(c.taskId) ? applied : missed).push(c);

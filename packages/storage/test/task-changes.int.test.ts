@@ -1,0 +1,151 @@
+/** The task writer's one statement: every kind of column, events in order, and the guard. */
+import pg from "pg";
+import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import type { TaskChange } from "../src/index.ts";
+import { resetDatabase, testGateway } from "./support/gateway.ts";
+import "./support/provided-context.ts";
+
+const gateway = testGateway();
+afterAll(() => gateway.close());
+beforeEach(() => resetDatabase());
+
+async function oneTask() {
+  const pool = await gateway.pools.create(
+    { path: "/", name: "root", parentId: null, resources: {} },
+    "test",
+  );
+  const job = await gateway.jobs.create({
+    name: "web",
+    type: "SERVICE",
+    poolId: pool.id,
+    owner: "alice",
+    configYaml: "name: web",
+    config: { name: "web" },
+    instanceCount: 1,
+    state: "RUNNING",
+  });
+  await gateway.tasks.insertMany([
+    {
+      jobId: job.id,
+      instanceId: 0,
+      state: "LAUNCHED",
+      goalState: "RUNNING",
+      priority: 0,
+      preemptible: false,
+      cpu: 1,
+      memMb: 128,
+      diskMb: 0,
+      gpu: 0,
+    },
+  ]);
+  const task = (await gateway.taskReads.get(job.id, 0))!;
+  return { jobId: job.id, taskId: task.id, runId: task.runId };
+}
+
+const at = new Date("2026-11-25T07:00:00.123Z");
+const tricky = 'a "quoted", {braced} \\ message: ünïcødé ✓';
+
+function running(t: { jobId: string; taskId: string; runId: number }): TaskChange {
+  const event = {
+    runId: t.runId,
+    clusterTaskId: "web-0-1",
+    source: "HOST_MANAGER",
+    hostname: "h1",
+    agentId: "agent-1",
+    at,
+  };
+  return {
+    taskId: t.taskId,
+    jobId: t.jobId,
+    instanceId: 0,
+    expect: { state: "LAUNCHED", runId: t.runId },
+    state: "RUNNING",
+    reason: "REASON_X",
+    message: tricky,
+    set: {
+      ports: { http: 31000, 'odd "name"': 31001 },
+      startedAt: at,
+      finishedAt: null,
+      hostname: "h1",
+      failureCount: 2,
+      previousHost: null,
+    },
+    events: [
+      { ...event, previousState: "LAUNCHED", state: "STARTING", reason: null, message: null },
+      {
+        ...event,
+        previousState: "STARTING",
+        state: "RUNNING",
+        reason: "REASON_X",
+        message: tricky,
+      },
+    ],
+  };
+}
+
+describe("taskChanges.apply", () => {
+  it("writes every kind of column and the events in order, then refuses the same change again", async () => {
+    const t = await oneTask();
+    const first = await gateway.transaction((tx) => tx.taskChanges.apply([running(t)]));
+    expect(first.applied).toHaveLength(1);
+    expect(first.countDeltas).toEqual(
+      expect.arrayContaining([
+        { jobId: t.jobId, state: "LAUNCHED", delta: -1 },
+        { jobId: t.jobId, state: "RUNNING", delta: 1 },
+      ]),
+    );
+    const client = new pg.Client({ connectionString: inject("databaseUrl") });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT state::text, reason, message, ports, started_at, finished_at, hostname,
+                failure_count, previous_host FROM tasks WHERE id = $1`,
+        [t.taskId],
+      );
+      expect(rows[0]).toEqual({
+        state: "RUNNING",
+        reason: "REASON_X",
+        message: tricky,
+        ports: { http: 31000, 'odd "name"': 31001 },
+        started_at: at,
+        finished_at: null,
+        hostname: "h1",
+        failure_count: 2,
+        previous_host: null,
+      });
+      const events = await client.query(
+        `SELECT previous_state::text, state::text, reason, message, mesos_task_id, at
+         FROM task_events WHERE task_id = $1 ORDER BY id`,
+        [t.taskId],
+      );
+      expect(events.rows).toEqual([
+        {
+          previous_state: "LAUNCHED",
+          state: "STARTING",
+          reason: null,
+          message: null,
+          mesos_task_id: "web-0-1",
+          at,
+        },
+        {
+          previous_state: "STARTING",
+          state: "RUNNING",
+          reason: "REASON_X",
+          message: tricky,
+          mesos_task_id: "web-0-1",
+          at,
+        },
+      ]);
+      // The row moved on: the same change misses and writes nothing.
+      const again = await gateway.transaction((tx) => tx.taskChanges.apply([running(t)]));
+      expect(again.missed).toHaveLength(1);
+      const count = await client.query(
+        "SELECT count(*)::int AS n FROM task_events WHERE task_id = $1",
+        [t.taskId],
+      );
+      expect(count.rows[0].n).toBe(2);
+    } finally {
+      await client.end();
+    }
+  });
+});
