@@ -11,7 +11,7 @@ import { LoadError } from "@/components/ui/load-error";
 import { SortHeader } from "@/components/ui/sort-header";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { UsageBar } from "@/components/ui/usage-bar";
-import { PadRow, useVirtualRows } from "@/components/ui/virtual-rows";
+import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { HostRow, HostsPage } from "@/lib/api-types";
 import { formatCount, formatMb, formatResource } from "@/lib/format";
 import { hostTone, TONE_DOT } from "@/lib/states";
@@ -205,51 +205,51 @@ function HostsTable({
   });
   const header = { sort: query.sort, order: query.order, onSort };
   return (
-    <div
-      ref={scroller}
-      className={`overflow-x-auto rounded-lg border border-border bg-surface ${virtual ? "max-h-[70vh] overflow-y-auto" : ""}`}
+    <VirtualTableFrame
+      scroller={scroller}
+      virtual={virtual}
+      caption="Hosts"
+      testId="hosts-table"
+      head={
+        <tr className="border-b border-border">
+          <SortHeader sortKey="hostname" {...header}>
+            <span className="pl-3">Host</span>
+          </SortHeader>
+          <SortHeader sortKey="state" {...header}>
+            State
+          </SortHeader>
+          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+            Attributes
+          </th>
+          <SortHeader sortKey="cpu" {...header}>
+            CPU
+          </SortHeader>
+          <SortHeader sortKey="memMb" {...header}>
+            Memory
+          </SortHeader>
+          <SortHeader sortKey="diskMb" {...header}>
+            Disk
+          </SortHeader>
+          <SortHeader sortKey="gpu" {...header}>
+            GPU
+          </SortHeader>
+          <SortHeader sortKey="tasks" {...header} align="right">
+            Tasks
+          </SortHeader>
+          <th scope="col" className="py-1.5 pr-3 font-medium">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      }
     >
-      <table className="w-full border-collapse text-left" data-testid="hosts-table">
-        <thead className="sticky top-0 z-10 bg-surface text-xs text-muted">
-          <tr className="border-b border-border">
-            <SortHeader sortKey="hostname" {...header}>
-              <span className="pl-3">Host</span>
-            </SortHeader>
-            <SortHeader sortKey="state" {...header}>
-              State
-            </SortHeader>
-            <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-              Attributes
-            </th>
-            <SortHeader sortKey="cpu" {...header}>
-              CPU
-            </SortHeader>
-            <SortHeader sortKey="memMb" {...header}>
-              Memory
-            </SortHeader>
-            <SortHeader sortKey="diskMb" {...header}>
-              Disk
-            </SortHeader>
-            <SortHeader sortKey="gpu" {...header}>
-              GPU
-            </SortHeader>
-            <SortHeader sortKey="tasks" {...header} align="right">
-              Tasks
-            </SortHeader>
-            <th scope="col" className="py-1.5 pr-3 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          <PadRow height={padTop} colSpan={9} />
-          {shown.map(({ row: h }) => (
-            <HostRowView key={h.hostname} h={h} onAction={onAction} />
-          ))}
-          <PadRow height={padBottom} colSpan={9} />
-        </tbody>
-      </table>
-    </div>
+      <tbody>
+        <PadRow height={padTop} colSpan={9} />
+        {shown.map(({ row: h }) => (
+          <HostRowView key={h.hostname} h={h} onAction={onAction} />
+        ))}
+        <PadRow height={padBottom} colSpan={9} />
+      </tbody>
+    </VirtualTableFrame>
   );
 }
 

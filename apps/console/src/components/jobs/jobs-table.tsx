@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { SortHeader } from "@/components/ui/sort-header";
-import { PadRow, useVirtualRows } from "@/components/ui/virtual-rows";
+import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { JobRow } from "@/lib/api-types";
 import { formatCount } from "@/lib/format";
 import { poolHref } from "@/lib/pools";
@@ -91,75 +91,74 @@ export function JobsTable({
   const all = rows.map((r) => r.id);
   const picked = all.filter((id) => selected.has(id)).length;
   return (
-    <div
-      ref={scroller}
-      className={`overflow-x-auto rounded-lg border border-border bg-surface ${virtual ? "max-h-[70vh] overflow-y-auto" : ""}`}
+    <VirtualTableFrame
+      scroller={scroller}
+      virtual={virtual}
+      caption="Jobs"
+      testId="jobs-table"
+      head={
+        <tr className="border-b border-border">
+          <th scope="col" className="w-8 py-1.5 pl-3">
+            <Checkbox
+              label="Select every job on this page"
+              checked={picked > 0 && picked === all.length}
+              indeterminate={picked > 0 && picked < all.length}
+              onChange={(on) => onSelect(all, on)}
+            />
+          </th>
+          <SortHeader sortKey="name" {...header}>
+            Job
+          </SortHeader>
+          <SortHeader sortKey="state" {...header}>
+            State
+          </SortHeader>
+          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+            Type
+          </th>
+          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+            Pool
+          </th>
+          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+            Owner
+          </th>
+          <SortHeader sortKey="priority" {...header} align="right">
+            Prio
+          </SortHeader>
+          <SortHeader sortKey="instanceCount" {...header}>
+            Instances
+          </SortHeader>
+          <SortHeader sortKey="createdAt" {...header}>
+            Created
+          </SortHeader>
+          <SortHeader sortKey="updatedAt" {...header}>
+            Updated
+          </SortHeader>
+        </tr>
+      }
     >
-      <table className="w-full border-collapse text-left" data-testid="jobs-table">
-        <caption className="sr-only">Jobs</caption>
-        <thead className="sticky top-0 z-10 bg-surface text-xs text-muted">
-          <tr className="border-b border-border">
-            <th scope="col" className="w-8 py-1.5 pl-3">
-              <Checkbox
-                label="Select every job on this page"
-                checked={picked > 0 && picked === all.length}
-                indeterminate={picked > 0 && picked < all.length}
-                onChange={(on) => onSelect(all, on)}
-              />
-            </th>
-            <SortHeader sortKey="name" {...header}>
-              Job
-            </SortHeader>
-            <SortHeader sortKey="state" {...header}>
-              State
-            </SortHeader>
-            <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-              Type
-            </th>
-            <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-              Pool
-            </th>
-            <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-              Owner
-            </th>
-            <SortHeader sortKey="priority" {...header} align="right">
-              Prio
-            </SortHeader>
-            <SortHeader sortKey="instanceCount" {...header}>
-              Instances
-            </SortHeader>
-            <SortHeader sortKey="createdAt" {...header}>
-              Created
-            </SortHeader>
-            <SortHeader sortKey="updatedAt" {...header}>
-              Updated
-            </SortHeader>
-          </tr>
-        </thead>
-        <tbody>
-          <PadRow height={padTop} colSpan={COLS} />
-          {shown.map(({ row: line }) =>
-            line.kind === "group" ? (
-              <GroupRow
-                key={`g:${line.key}`}
-                line={line}
-                group={group}
-                selected={selected}
-                onSelect={onSelect}
-              />
-            ) : (
-              <JobRowView
-                key={line.job.id}
-                job={line.job}
-                checked={selected.has(line.job.id)}
-                onSelect={onSelect}
-              />
-            ),
-          )}
-          <PadRow height={padBottom} colSpan={COLS} />
-        </tbody>
-      </table>
-    </div>
+      <tbody>
+        <PadRow height={padTop} colSpan={COLS} />
+        {shown.map(({ row: line }) =>
+          line.kind === "group" ? (
+            <GroupRow
+              key={`g:${line.key}`}
+              line={line}
+              group={group}
+              selected={selected}
+              onSelect={onSelect}
+            />
+          ) : (
+            <JobRowView
+              key={line.job.id}
+              job={line.job}
+              checked={selected.has(line.job.id)}
+              onSelect={onSelect}
+            />
+          ),
+        )}
+        <PadRow height={padBottom} colSpan={COLS} />
+      </tbody>
+    </VirtualTableFrame>
   );
 }
 

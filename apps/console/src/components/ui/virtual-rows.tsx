@@ -5,7 +5,7 @@
  * Below `virtualFrom` rows every row is drawn (plain tables stay plain).
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type RefObject, useEffect } from "react";
+import { type ReactNode, type RefObject, useEffect } from "react";
 
 export interface VirtualRows<T> {
   rows: { row: T; index: number }[];
@@ -55,5 +55,42 @@ export function PadRow({ height, colSpan }: { height: number; colSpan: number })
     <tr aria-hidden style={{ height }}>
       <td colSpan={colSpan} />
     </tr>
+  );
+}
+
+/**
+ * The frame of a table whose rows may be virtualised: it scrolls (within 70%
+ * of the window once virtual, where `scroller` is what the rows follow), and
+ * its header stays in view.
+ */
+export function VirtualTableFrame({
+  scroller,
+  virtual,
+  caption,
+  testId,
+  head,
+  children,
+}: {
+  scroller: RefObject<HTMLDivElement | null>;
+  virtual: boolean;
+  /** What the table lists, for screen readers. */
+  caption: ReactNode;
+  testId: string;
+  /** The header rows. */
+  head: ReactNode;
+  /** The body. */
+  children: ReactNode;
+}) {
+  return (
+    <div
+      ref={scroller}
+      className={`overflow-x-auto rounded-lg border border-border bg-surface ${virtual ? "max-h-[70vh] overflow-y-auto" : ""}`}
+    >
+      <table className="w-full border-collapse text-left" data-testid={testId}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="sticky top-0 z-10 bg-surface text-xs text-muted">{head}</thead>
+        {children}
+      </table>
+    </div>
   );
 }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useRef } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { SortHeader } from "@/components/ui/sort-header";
-import { PadRow, useVirtualRows } from "@/components/ui/virtual-rows";
+import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { VolumeRow } from "@/lib/api-types";
 import { formatMb } from "@/lib/format";
 import { VolumeStateBadge } from "./volume-state";
@@ -34,48 +34,48 @@ export function VolumesTable({
   } = useVirtualRows(rows, { scroller, rowPx: ROW_PX, virtualFrom: VIRTUAL_FROM });
   const header = { sort: query.sort, order: query.order, onSort };
   return (
-    <div
-      ref={scroller}
-      className={`overflow-x-auto rounded-lg border border-border bg-surface ${virtual ? "max-h-[70vh] overflow-y-auto" : ""}`}
+    <VirtualTableFrame
+      scroller={scroller}
+      virtual={virtual}
+      caption="Volumes"
+      testId="volumes-table"
+      head={
+        <tr className="border-b border-border">
+          <th scope="col" className={`${TH} pl-3`}>
+            Volume
+          </th>
+          <SortHeader sortKey="job" {...header}>
+            Job
+          </SortHeader>
+          <th scope="col" className={TH}>
+            Instance
+          </th>
+          <SortHeader sortKey="host" {...header}>
+            Host
+          </SortHeader>
+          <SortHeader sortKey="size" {...header} align="right">
+            Size
+          </SortHeader>
+          <th scope="col" className={`${TH} pl-3`}>
+            Container path
+          </th>
+          <SortHeader sortKey="state" {...header}>
+            State
+          </SortHeader>
+          <SortHeader sortKey="createdAt" {...header}>
+            First pinned
+          </SortHeader>
+        </tr>
+      }
     >
-      <table className="w-full border-collapse text-left" data-testid="volumes-table">
-        <thead className="sticky top-0 z-10 bg-surface text-xs text-muted">
-          <tr className="border-b border-border">
-            <th scope="col" className={`${TH} pl-3`}>
-              Volume
-            </th>
-            <SortHeader sortKey="job" {...header}>
-              Job
-            </SortHeader>
-            <th scope="col" className={TH}>
-              Instance
-            </th>
-            <SortHeader sortKey="host" {...header}>
-              Host
-            </SortHeader>
-            <SortHeader sortKey="size" {...header} align="right">
-              Size
-            </SortHeader>
-            <th scope="col" className={`${TH} pl-3`}>
-              Container path
-            </th>
-            <SortHeader sortKey="state" {...header}>
-              State
-            </SortHeader>
-            <SortHeader sortKey="createdAt" {...header}>
-              First pinned
-            </SortHeader>
-          </tr>
-        </thead>
-        <tbody>
-          <PadRow height={padTop} colSpan={COLUMNS} />
-          {shown.map(({ row: v }) => (
-            <VolumeRowView key={v.id} v={v} />
-          ))}
-          <PadRow height={padBottom} colSpan={COLUMNS} />
-        </tbody>
-      </table>
-    </div>
+      <tbody>
+        <PadRow height={padTop} colSpan={COLUMNS} />
+        {shown.map(({ row: v }) => (
+          <VolumeRowView key={v.id} v={v} />
+        ))}
+        <PadRow height={padBottom} colSpan={COLUMNS} />
+      </tbody>
+    </VirtualTableFrame>
   );
 }
 

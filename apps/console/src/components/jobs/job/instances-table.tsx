@@ -8,7 +8,7 @@ import { LoadError } from "@/components/ui/load-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { SortHeader } from "@/components/ui/sort-header";
 import { ToggleChips } from "@/components/ui/toggle-chips";
-import { PadRow, useVirtualRows } from "@/components/ui/virtual-rows";
+import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { JobDetail, TaskListInput, TaskRow, TasksPage } from "@/lib/api-types";
 import { formatCount, formatDuration, formatMb, formatResource } from "@/lib/format";
 import { TASK_ORDER, taskTone } from "@/lib/states";
@@ -137,61 +137,60 @@ export function InstancesTable({ job, initial }: { job: JobDetail; initial: Task
             : "Scale the job up to add instances."}
         </EmptyState>
       ) : (
-        <div
-          ref={scroller}
-          className={`overflow-x-auto rounded-lg border border-border bg-surface ${virtual ? "max-h-[70vh] overflow-y-auto" : ""}`}
+        <VirtualTableFrame
+          scroller={scroller}
+          virtual={virtual}
+          caption={<>Instances of {job.name}</>}
+          testId="instances-table"
+          head={
+            <tr className="border-b border-border">
+              <SortHeader sortKey="instance" {...header}>
+                <span className="pl-3">Instance</span>
+              </SortHeader>
+              <SortHeader sortKey="state" {...header}>
+                State
+              </SortHeader>
+              <SortHeader sortKey="host" {...header}>
+                Host
+              </SortHeader>
+              <SortHeader sortKey="startedAt" {...header}>
+                Started
+              </SortHeader>
+              <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+                Run time
+              </th>
+              <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+                Reason · message
+              </th>
+              <th
+                scope="col"
+                className="py-1.5 pr-3 text-right font-medium uppercase tracking-wide"
+              >
+                Run
+              </th>
+              <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
+                Resources
+              </th>
+              <th scope="col" className="py-1.5 pr-3">
+                <span className="sr-only">Logs</span>
+              </th>
+            </tr>
+          }
         >
-          <table className="w-full border-collapse text-left" data-testid="instances-table">
-            <caption className="sr-only">Instances of {job.name}</caption>
-            <thead className="sticky top-0 z-10 bg-surface text-xs text-muted">
-              <tr className="border-b border-border">
-                <SortHeader sortKey="instance" {...header}>
-                  <span className="pl-3">Instance</span>
-                </SortHeader>
-                <SortHeader sortKey="state" {...header}>
-                  State
-                </SortHeader>
-                <SortHeader sortKey="host" {...header}>
-                  Host
-                </SortHeader>
-                <SortHeader sortKey="startedAt" {...header}>
-                  Started
-                </SortHeader>
-                <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-                  Run time
-                </th>
-                <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-                  Reason · message
-                </th>
-                <th
-                  scope="col"
-                  className="py-1.5 pr-3 text-right font-medium uppercase tracking-wide"
-                >
-                  Run
-                </th>
-                <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-                  Resources
-                </th>
-                <th scope="col" className="py-1.5 pr-3">
-                  <span className="sr-only">Logs</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              <PadRow height={padTop} colSpan={COLS} />
-              {shown.map(({ row }) => (
-                <InstanceRow
-                  key={row.instanceId}
-                  jobId={job.id}
-                  jobName={job.name}
-                  t={row}
-                  now={now}
-                />
-              ))}
-              <PadRow height={padBottom} colSpan={COLS} />
-            </tbody>
-          </table>
-        </div>
+          <tbody>
+            <PadRow height={padTop} colSpan={COLS} />
+            {shown.map(({ row }) => (
+              <InstanceRow
+                key={row.instanceId}
+                jobId={job.id}
+                jobName={job.name}
+                t={row}
+                now={now}
+              />
+            ))}
+            <PadRow height={padBottom} colSpan={COLS} />
+          </tbody>
+        </VirtualTableFrame>
       )}
       <p className="text-xs text-muted" aria-live="polite">
         {formatCount(rows.length)} of{" "}
