@@ -132,11 +132,8 @@ function applyStatement(changes: readonly TaskChange[]) {
       {
         name: `v_${col.column}`,
         type: col.type,
-        values: changes.map((c) => {
-          const v = c.set?.[col.key] ?? null;
-          // pg writes an object inside an array as its JSON text.
-          return col.type === "jsonb" && v !== null ? JSON.stringify(v) : v;
-        }),
+        // pg writes an object inside an array (the ports) as its JSON text.
+        values: changes.map((c) => c.set?.[col.key] ?? null),
       },
     ]),
   ];
