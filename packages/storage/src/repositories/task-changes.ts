@@ -7,6 +7,7 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
+import { type ArrayElement, arrayLiteral } from "../array-literal.ts";
 import { withDirectParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
@@ -93,10 +94,10 @@ const OPTIONAL_COLUMNS: readonly {
 interface InputColumn {
   name: string;
   type: string;
-  values: unknown[];
+  values: ArrayElement[];
 }
 
-/** The columns as `unnest(<arrays>) AS alias(<names>)`, the arrays past Prisma (see bulk-parameters.ts). */
+/** The columns as `unnest(<arrays>) AS alias(<names>)`, the arrays past Prisma (see direct-parameters.ts). */
 function unnestOf(alias: string, columns: readonly InputColumn[], params: readonly Prisma.Sql[]) {
   const arrays = columns.map((col, i) => Prisma.sql`${params[i]}::${Prisma.raw(col.type)}[]`);
   return Prisma.sql`unnest(${Prisma.join(arrays)}) WITH ORDINALITY AS ${Prisma.raw(alias)}(${Prisma.raw(
@@ -109,7 +110,8 @@ function unnestOf(alias: string, columns: readonly InputColumn[], params: readon
  * then the INSERT of the events of the rows it moved (in the order given),
  * answering the ids it moved. The changes travel as one array per column,
  * handed to the driver directly (`withDirectParameters`): PostgreSQL reads
- * arrays in half the time it takes to unpack the same rows from JSON.
+ * arrays in half the time it takes to unpack the same rows from JSON. Each
+ * array goes as the literal `arrayLiteral` writes, cheaper than pg's own.
  */
 function applyStatement(changes: readonly TaskChange[]) {
   const optional = OPTIONAL_COLUMNS.filter((col) =>
@@ -132,7 +134,6 @@ function applyStatement(changes: readonly TaskChange[]) {
       {
         name: `v_${col.column}`,
         type: col.type,
-        // pg writes an object inside an array (the ports) as its JSON text.
         values: changes.map((c) => c.set?.[col.key] ?? null),
       },
     ]),
@@ -180,7 +181,7 @@ function applyStatement(changes: readonly TaskChange[]) {
       ORDER BY e.n
     )
     SELECT id::text AS id FROM moved`;
-  return { values: [...rows, ...eventColumns].map((col) => col.values), sql };
+  return { values: [...rows, ...eventColumns].map((col) => arrayLiteral(col.values)), sql };
 }
 
 export function taskChangesRepository(db: DbOrTx) {
