@@ -228,6 +228,13 @@ test.describe("preemptions", () => {
     await page.goto("/preemptions?since=yesterday");
     const problem = page.getByRole("alert").filter({ hasText: "These filters cannot be shown" });
     await expect(problem).toContainText('"yesterday" is not a time');
+    // The server is fine (the page stays live); retrying would not help, clearing the filters does.
+    await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-live", "true");
+    await expect(problem.getByRole("button", { name: "Try again" })).toHaveCount(0);
+    await shot(page, "preemptions-bad-filter-light");
+    await problem.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page).not.toHaveURL(/since=/);
+    await expect(problem).toHaveCount(0);
   });
 
   test("dark theme", async ({ page }) => {

@@ -61,3 +61,12 @@ export function listInput(q: AuditQuery): AuditListInput {
 export function isFiltered(q: AuditQuery): boolean {
   return Boolean(q.actor || q.action || q.targetType || q.target || q.since);
 }
+
+/** Every filter cleared: the whole log. */
+export const NO_FILTERS = {
+  actor: "",
+  action: "",
+  targetType: "",
+  target: "",
+  since: "",
+} satisfies Partial<AuditQuery>;

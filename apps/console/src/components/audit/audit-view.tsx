@@ -7,9 +7,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
-import { LiveIndicator } from "@/components/ui/live-indicator";
-import { Notice } from "@/components/ui/notice";
-import { describeApiError } from "@/lib/api-errors";
+import { LoadError } from "@/components/ui/load-error";
+import { PageHeader } from "@/components/ui/page-header";
 import type { AuditPage } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
 import { useUrlState } from "@/lib/url-state";
@@ -18,6 +17,7 @@ import {
   type AuditQuery,
   isFiltered,
   listInput,
+  NO_FILTERS,
   readAuditQuery,
   writeAuditQuery,
 } from "./audit-query";
@@ -46,37 +46,21 @@ export function AuditView({
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-4">
-        <div>
-          <h1 className="text-lg font-semibold">Audit log</h1>
-          <p className="text-xs text-muted">
-            Every change made through the console, the CLI or the API: who, when, what, before and
-            after.
-          </p>
-        </div>
-        <LiveIndicator updatedAt={list.dataUpdatedAt} failing={list.isError} />
-      </div>
+      <PageHeader
+        title="Audit log"
+        description="Every change made through the console, the CLI or the API: who, when, what, before and after."
+        live={list}
+      />
 
       <AuditFilters query={query} facets={facets.data} onChange={filter} />
 
       {list.isError ? (
-        <Notice
-          tone="bad"
-          title="These filters cannot be shown"
-          action={
-            <button
-              type="button"
-              className="text-accent hover:underline"
-              onClick={() =>
-                filter({ actor: "", action: "", targetType: "", target: "", since: "" })
-              }
-            >
-              Clear filters
-            </button>
-          }
-        >
-          {describeApiError(list.error)}
-        </Notice>
+        <LoadError
+          what="The audit log"
+          error={list.error}
+          onRetry={() => list.refetch()}
+          onClearFilters={isFiltered(query) ? () => filter(NO_FILTERS) : undefined}
+        />
       ) : list.isPending ? (
         <RowsSkeleton />
       ) : items.length === 0 ? (

@@ -75,3 +75,10 @@ export function listInput(q: HostsQuery): HostListInput {
     cursor: q.cursor,
   };
 }
+
+/** Every filter cleared: all hosts. */
+export const NO_FILTERS = { states: [], zone: "", q: "" } satisfies Partial<HostsQuery>;
+
+/** Whether any filter narrows the list (the empty state says different things). */
+export const isFiltered = (q: HostsQuery): boolean =>
+  q.states.length > 0 || q.zone !== "" || q.q !== "";

@@ -6,8 +6,8 @@ import { toast } from "sonner";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { KeysetPager } from "@/components/ui/keyset-pager";
-import { LiveIndicator } from "@/components/ui/live-indicator";
 import { LoadError } from "@/components/ui/load-error";
+import { PageHeader } from "@/components/ui/page-header";
 import { SortHeader } from "@/components/ui/sort-header";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { UsageBar } from "@/components/ui/usage-bar";
@@ -20,7 +20,9 @@ import { useUrlState } from "@/lib/url-state";
 import {
   HOST_STATES,
   type HostsQuery,
+  isFiltered,
   listInput,
+  NO_FILTERS,
   readHostsQuery,
   type SortKey,
   writeHostsQuery,
@@ -62,13 +64,10 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
   const up = useMutation(trpc.hosts.up.mutationOptions(onDone("It takes new work again.")));
 
   const items = list.data?.items ?? [];
-  const filtered = query.states.length > 0 || query.zone !== "" || query.q !== "";
+  const filtered = isFiltered(query);
   return (
     <div className="space-y-4">
-      <div className="flex items-baseline justify-between gap-4">
-        <h1 className="text-lg font-semibold">Hosts</h1>
-        <LiveIndicator updatedAt={list.dataUpdatedAt} failing={list.isError} />
-      </div>
+      <PageHeader title="Hosts" live={list} />
 
       <fieldset className="flex flex-wrap items-center gap-3" aria-label="Filters">
         <input
@@ -110,7 +109,7 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
         {filtered && (
           <button
             type="button"
-            onClick={() => go({ states: [], zone: "", q: "" })}
+            onClick={() => go(NO_FILTERS)}
             className="text-xs text-accent hover:underline"
           >
             Clear filters
@@ -119,7 +118,12 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
       </fieldset>
 
       {list.isError ? (
-        <LoadError what="The hosts" error={list.error} onRetry={() => list.refetch()} />
+        <LoadError
+          what="The hosts"
+          error={list.error}
+          onRetry={() => list.refetch()}
+          onClearFilters={filtered ? () => go(NO_FILTERS) : undefined}
+        />
       ) : list.isPending ? (
         <RowsSkeleton />
       ) : items.length === 0 ? (

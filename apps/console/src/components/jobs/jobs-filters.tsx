@@ -9,6 +9,7 @@ import {
   type JobState,
   type JobsQuery,
   type JobType,
+  NO_FILTERS,
   parseLabels,
 } from "./jobs-query";
 import { GROUP_KEYS, type GroupKey } from "./jobs-table";
@@ -123,9 +124,7 @@ export function JobsFilters({
         {isFiltered(query) && (
           <button
             type="button"
-            onClick={() =>
-              onChange({ states: [], types: [], pool: "", owner: "", labels: [], q: "" })
-            }
+            onClick={() => onChange(NO_FILTERS)}
             className="text-xs text-accent hover:underline"
           >
             Clear filters

@@ -97,6 +97,16 @@ export function listInput(q: JobsQuery): JobListInput {
   };
 }
 
+/** Every filter cleared: all jobs. */
+export const NO_FILTERS = {
+  states: [],
+  types: [],
+  pool: "",
+  owner: "",
+  labels: [],
+  q: "",
+} satisfies Partial<JobsQuery>;
+
 export const isFiltered = (q: JobsQuery) =>
   q.states.length > 0 ||
   q.types.length > 0 ||

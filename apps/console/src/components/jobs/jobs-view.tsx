@@ -5,14 +5,21 @@ import Link from "next/link";
 import { useState } from "react";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
-import { LiveIndicator } from "@/components/ui/live-indicator";
 import { LoadError } from "@/components/ui/load-error";
+import { PageHeader } from "@/components/ui/page-header";
 import type { JobsPage } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
 import { useSearchParam, useUrlState } from "@/lib/url-state";
 import { BulkActions } from "./bulk-actions";
 import { JobsFilters } from "./jobs-filters";
-import { isFiltered, type JobsQuery, listInput, readJobsQuery, writeJobsQuery } from "./jobs-query";
+import {
+  isFiltered,
+  type JobsQuery,
+  listInput,
+  NO_FILTERS,
+  readJobsQuery,
+  writeJobsQuery,
+} from "./jobs-query";
 import { GROUP_KEYS, type GroupKey, JobsTable } from "./jobs-table";
 import { STARTER_JOB_YAML } from "./new/starter-template";
 
@@ -46,10 +53,10 @@ export function JobsView({ initial, initialQuery }: { initial: JobsPage; initial
 
   return (
     <div className="space-y-4">
-      <div className="flex items-baseline justify-between gap-4">
-        <h1 className="text-lg font-semibold">Jobs</h1>
-        <div className="flex items-center gap-4">
-          <LiveIndicator updatedAt={list.dataUpdatedAt} failing={list.isError} />
+      <PageHeader
+        title="Jobs"
+        live={list}
+        actions={
           <Link
             href={query.pool ? `/jobs/new?pool=${encodeURIComponent(query.pool)}` : "/jobs/new"}
             className="inline-flex h-8 items-center gap-1.5 rounded-md bg-accent px-3 font-medium text-accent-fg hover:opacity-90"
@@ -57,8 +64,8 @@ export function JobsView({ initial, initialQuery }: { initial: JobsPage; initial
             <Plus className="size-4" aria-hidden />
             New job
           </Link>
-        </div>
-      </div>
+        }
+      />
 
       <JobsFilters query={query} group={group} onChange={go} onGroup={setGroup} />
 
@@ -68,7 +75,12 @@ export function JobsView({ initial, initialQuery }: { initial: JobsPage; initial
       />
 
       {list.isError ? (
-        <LoadError what="The jobs" error={list.error} onRetry={() => list.refetch()} />
+        <LoadError
+          what="The jobs"
+          error={list.error}
+          onRetry={() => list.refetch()}
+          onClearFilters={filtered ? () => go(NO_FILTERS) : undefined}
+        />
       ) : list.isPending ? (
         <RowsSkeleton tall />
       ) : items.length === 0 ? (

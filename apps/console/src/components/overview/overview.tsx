@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Card, EmptyState } from "@/components/ui/card";
-import { LiveIndicator } from "@/components/ui/live-indicator";
+import { PageHeader } from "@/components/ui/page-header";
 import { StateCounts } from "@/components/ui/state-counts";
 import type { OverviewSummary } from "@/lib/api-types";
 import { formatCount } from "@/lib/format";
@@ -62,13 +62,7 @@ export function Overview({ initial }: { initial: OverviewSummary }) {
   const s = query.data;
   return (
     <div className="space-y-5">
-      <div className="flex items-baseline justify-between gap-4">
-        <div>
-          <h1 className="text-lg font-semibold">Cluster overview</h1>
-          <LeaderBadge />
-        </div>
-        <LiveIndicator updatedAt={query.dataUpdatedAt} failing={query.isError} />
-      </div>
+      <PageHeader title="Cluster overview" description={<LeaderBadge />} live={query} />
 
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Stat label="Pools" value={s.pools} testId="stat-pools" />

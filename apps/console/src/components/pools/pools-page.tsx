@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ExpandedState } from "@tanstack/react-table";
 import { useState } from "react";
 import { Card, EmptyState } from "@/components/ui/card";
-import { LiveIndicator } from "@/components/ui/live-indicator";
+import { PageHeader } from "@/components/ui/page-header";
 import { ResourceBarLegend } from "@/components/ui/resource-bar";
 import type { PoolTree } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
@@ -19,20 +19,18 @@ export function PoolsPage({ initial }: { initial: PoolTree }) {
   const [expanded, setExpanded] = useState<ExpandedState>(() => initialExpanded(initial.pools));
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-4">
-        <div className="flex items-baseline gap-3">
-          <h1 className="text-lg font-semibold">Resource pools</h1>
-          <span className="text-muted">{tree.pools.length} below the root</span>
-        </div>
-        <div className="flex items-center gap-4">
-          <LiveIndicator updatedAt={query.dataUpdatedAt} failing={query.isError} />
+      <PageHeader
+        title="Resource pools"
+        beside={<span className="text-muted">{tree.pools.length} below the root</span>}
+        live={query}
+        actions={
           <CreatePoolDialog
             parentPath="/"
             parentLimit={tree.cluster.capacity}
             label="New top-level pool"
           />
-        </div>
-      </div>
+        }
+      />
       <ClusterCapacity cluster={tree.cluster} />
       <Card title="Pools" action={<ResourceBarLegend />}>
         {tree.pools.length === 0 ? (

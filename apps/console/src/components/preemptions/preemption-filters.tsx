@@ -10,7 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 import { format } from "date-fns";
 import { useId, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
-import { isFiltered } from "./preemptions-query";
+import { isFiltered, NO_FILTERS } from "./preemptions-query";
 
 const PRESET_LABELS: Record<(typeof TIME_PRESETS)[number], string> = {
   "1h": "1 hour",
@@ -240,17 +240,7 @@ export function PreemptionFilterBar({
             type="button"
             onClick={() => {
               setShowCustom(false);
-              onChange({
-                pool: undefined,
-                side: "either",
-                subtree: false,
-                job: undefined,
-                instance: undefined,
-                task: undefined,
-                kind: undefined,
-                since: undefined,
-                until: undefined,
-              });
+              onChange(NO_FILTERS);
             }}
             className="text-xs text-accent hover:underline"
           >

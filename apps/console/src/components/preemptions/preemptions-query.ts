@@ -59,6 +59,19 @@ export function listInput(q: PreemptionsQuery): PreemptionListInput {
   return { ...filtersOf(q), limit: PAGE_SIZE, cursor: q.cursor };
 }
 
+/** Every filter cleared: the whole history. */
+export const NO_FILTERS = {
+  pool: undefined,
+  side: "either",
+  subtree: false,
+  job: undefined,
+  instance: undefined,
+  task: undefined,
+  kind: undefined,
+  since: undefined,
+  until: undefined,
+} satisfies Partial<PreemptionFiltersInput>;
+
 /** Whether any filter narrows the list (the empty state says different things). */
 export function isFiltered(f: PreemptionFiltersInput): boolean {
   return Boolean(f.pool || f.job || f.task || f.kind || f.since || f.until);

@@ -10,9 +10,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { Card, EmptyState, RowsSkeleton, Skeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
-import { LiveIndicator } from "@/components/ui/live-indicator";
-import { Notice } from "@/components/ui/notice";
-import { describeApiError } from "@/lib/api-errors";
+import { LoadError } from "@/components/ui/load-error";
+import { PageHeader } from "@/components/ui/page-header";
 import type { PreemptionsPage } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
 import { useUrlState } from "@/lib/url-state";
@@ -24,6 +23,7 @@ import {
   filtersOf,
   isFiltered,
   listInput,
+  NO_FILTERS,
   type PreemptionsQuery,
   readPreemptionsQuery,
   writePreemptionsQuery,
@@ -81,16 +81,11 @@ export function PreemptionsView({
   const onePool = filters.pool && !filters.subtree ? filters.pool : null;
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-4">
-        <div>
-          <h1 className="text-lg font-semibold">Preemptions</h1>
-          <p className="text-xs text-muted">
-            Which task was preempted, for whom, by which rule and with which numbers, and whether it
-            came back.
-          </p>
-        </div>
-        <div className="flex items-center gap-4">
-          <LiveIndicator updatedAt={list.dataUpdatedAt} failing={list.isError} />
+      <PageHeader
+        title="Preemptions"
+        description="Which task was preempted, for whom, by which rule and with which numbers, and whether it came back."
+        live={list}
+        actions={
           <a
             href={csvHref(filters)}
             download
@@ -99,36 +94,18 @@ export function PreemptionsView({
             <Download className="size-4" aria-hidden />
             Export CSV
           </a>
-        </div>
-      </div>
+        }
+      />
 
       <PreemptionFilterBar filters={filters} onChange={filter} />
 
       {list.isError ? (
-        <Notice
-          tone="bad"
-          title="These filters cannot be shown"
-          action={
-            <button
-              type="button"
-              className="text-accent hover:underline"
-              onClick={() =>
-                filter({
-                  since: undefined,
-                  until: undefined,
-                  job: undefined,
-                  task: undefined,
-                  instance: undefined,
-                  pool: undefined,
-                })
-              }
-            >
-              Clear filters
-            </button>
-          }
-        >
-          {describeApiError(list.error)}
-        </Notice>
+        <LoadError
+          what="The preemptions"
+          error={list.error}
+          onRetry={() => list.refetch()}
+          onClearFilters={filtered ? () => filter(NO_FILTERS) : undefined}
+        />
       ) : (
         <>
           <Card

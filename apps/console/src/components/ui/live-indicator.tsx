@@ -19,7 +19,9 @@ export function LiveIndicator({ updatedAt, failing }: { updatedAt: number; faili
   const text = failing
     ? `Not live: the server is unreachable; data from ${ago}`
     : status === "live"
-      ? `Live · updated ${ago}`
+      ? updatedAt
+        ? `Live · updated ${ago}`
+        : "Live"
       : status === "connecting"
         ? `Connecting to live updates… data from ${ago}`
         : `Not live: reconnecting; data from ${ago}`;

@@ -10,9 +10,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { KeysetPager } from "@/components/ui/keyset-pager";
-import { LiveIndicator } from "@/components/ui/live-indicator";
-import { Notice } from "@/components/ui/notice";
-import { describeApiError } from "@/lib/api-errors";
+import { LoadError } from "@/components/ui/load-error";
+import { PageHeader } from "@/components/ui/page-header";
 import type { VolumesPage } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
 import { useUrlState } from "@/lib/url-state";
@@ -50,35 +49,21 @@ export function VolumesView({
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-4">
-        <div>
-          <h1 className="text-lg font-semibold">Volumes</h1>
-          <p className="text-xs text-muted">
-            The persistent volume of each instance of a stateful job: pinned to the host where the
-            instance first ran, and mounted there by every later run.
-          </p>
-        </div>
-        <LiveIndicator updatedAt={list.dataUpdatedAt} failing={list.isError} />
-      </div>
+      <PageHeader
+        title="Volumes"
+        description="The persistent volume of each instance of a stateful job: pinned to the host where the instance first ran, and mounted there by every later run."
+        live={list}
+      />
 
       <VolumesFilters query={query} facets={facets.data} onChange={go} />
 
       {list.isError ? (
-        <Notice
-          tone="bad"
-          title="These volumes cannot be shown"
-          action={
-            <button
-              type="button"
-              className="text-accent hover:underline"
-              onClick={() => go(NO_FILTERS)}
-            >
-              Clear filters
-            </button>
-          }
-        >
-          {describeApiError(list.error)}
-        </Notice>
+        <LoadError
+          what="The volumes"
+          error={list.error}
+          onRetry={() => list.refetch()}
+          onClearFilters={isFiltered(query) ? () => go(NO_FILTERS) : undefined}
+        />
       ) : list.isPending ? (
         <RowsSkeleton />
       ) : items.length === 0 ? (
