@@ -7,8 +7,8 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
-import { type ArrayElement, arrayLiteral } from "../array-literal.ts";
-import { withDirectParameters } from "../direct-parameters.ts";
+import type { ArrayElement } from "../array-literal.ts";
+import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
@@ -109,9 +109,8 @@ function unnestOf(alias: string, columns: readonly InputColumn[], params: readon
  * One statement for a list of changes: the guarded UPDATE of the task rows,
  * then the INSERT of the events of the rows it moved (in the order given),
  * answering the ids it moved. The changes travel as one array per column,
- * handed to the driver directly (`withDirectParameters`): PostgreSQL reads
- * arrays in half the time it takes to unpack the same rows from JSON. Each
- * array goes as the literal `arrayLiteral` writes, cheaper than pg's own.
+ * handed to the driver directly (`withArrayParameters`): PostgreSQL reads
+ * arrays in half the time it takes to unpack the same rows from JSON.
  */
 function applyStatement(changes: readonly TaskChange[]) {
   const optional = OPTIONAL_COLUMNS.filter((col) =>
@@ -181,7 +180,7 @@ function applyStatement(changes: readonly TaskChange[]) {
       ORDER BY e.n
     )
     SELECT id::text AS id FROM moved`;
-  return { values: [...rows, ...eventColumns].map((col) => arrayLiteral(col.values)), sql };
+  return { values: [...rows, ...eventColumns].map((col) => col.values), sql };
 }
 
 export function taskChangesRepository(db: DbOrTx) {
@@ -192,7 +191,7 @@ export function taskChangesRepository(db: DbOrTx) {
       const missed: TaskChange[] = [];
       if (changes.length > 0) {
         const statement = applyStatement(changes);
-        const rows = await withDirectParameters(statement.values, (params) =>
+        const rows = await withArrayParameters(statement.values, (params) =>
           db.$queryRaw<{ id: string }[]>(statement.sql(params)),
         );
         const moved = new Set(rows.map((r) => r.id));

@@ -3,6 +3,7 @@
  * by its cluster task id, and the tasks whose state and intent disagree
  * (a goal to reach, a restart asked for, a new run due, a kill to re-send).
  */
+import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { GoalState, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
@@ -84,25 +85,35 @@ export function taskRunsRepository(db: DbOrTx) {
     /** The current runs these cluster task ids belong to (an id of an older run finds nothing). */
     async byClusterIds(ids: readonly string[]): Promise<TaskRunRow[]> {
       if (ids.length === 0) return [];
-      const rows = await db.$queryRaw<Row[]>`
-        SELECT ${COLUMNS} FROM tasks t WHERE t.mesos_task_id = ANY(${[...ids]}::text[])`;
+      const rows = await withArrayParameters(
+        [ids],
+        ([p]) =>
+          db.$queryRaw<
+            Row[]
+          >`SELECT ${COLUMNS} FROM tasks t WHERE t.mesos_task_id = ANY(${p}::text[])`,
+      );
       return rows.map(toRun);
     },
 
     async byIds(ids: readonly string[]): Promise<TaskRunRow[]> {
       if (ids.length === 0) return [];
-      const rows = await db.$queryRaw<Row[]>`
-        SELECT ${COLUMNS} FROM tasks t WHERE t.id = ANY(${[...ids]}::uuid[])`;
+      const rows = await withArrayParameters(
+        [ids],
+        ([p]) => db.$queryRaw<Row[]>`SELECT ${COLUMNS} FROM tasks t WHERE t.id = ANY(${p}::uuid[])`,
+      );
       return rows.map(toRun);
     },
 
     /** The tasks of these jobs that need a goal-state decision (at most `limit`). */
     async needingDecision(jobIds: readonly string[], limit: number): Promise<TaskRunRow[]> {
       if (jobIds.length === 0) return [];
-      const rows = await db.$queryRaw<Row[]>`
-        SELECT ${COLUMNS} FROM tasks t
-        WHERE t.job_id = ANY(${[...jobIds]}::uuid[]) AND ${NEEDS_A_DECISION}
-        LIMIT ${limit}`;
+      const rows = await withArrayParameters(
+        [jobIds],
+        ([p]) => db.$queryRaw<Row[]>`
+          SELECT ${COLUMNS} FROM tasks t
+          WHERE t.job_id = ANY(${p}::uuid[]) AND ${NEEDS_A_DECISION}
+          LIMIT ${limit}`,
+      );
       return rows.map(toRun);
     },
 

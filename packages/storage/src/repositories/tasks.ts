@@ -1,3 +1,4 @@
+import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { NewTask, PoolUsage, ResourceKind, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
@@ -12,7 +13,8 @@ export function tasksRepository(db: DbOrTx) {
      * Inserts many tasks in one statement: one array parameter per column,
      * unnested server-side. This is the hot path when a big job is created
      * (libraries.md: never row-at-a-time inserts), and it keeps the statement
-     * size independent of the batch size.
+     * size independent of the batch size. The arrays go past Prisma's
+     * parameter round trip (`withArrayParameters`).
      */
     async insertMany(tasks: readonly NewTask[]): Promise<number> {
       if (tasks.length === 0) return 0;
@@ -46,7 +48,10 @@ export function tasksRepository(db: DbOrTx) {
         cols.diskMb.push(t.diskMb);
         cols.gpu.push(t.gpu);
       }
-      return db.$executeRaw`
+      // One array per column, in the order of the unnest below.
+      return withArrayParameters(
+        Object.values(cols),
+        (p) => db.$executeRaw`
         INSERT INTO tasks (id, job_id, instance_id, state, goal_state, priority, preemptible,
                            revocable, controller, pinned_host, cpu, mem_mb, disk_mb, gpu,
                            queued_at, updated_at)
@@ -54,13 +59,13 @@ export function tasksRepository(db: DbOrTx) {
                u.goal_state::"GoalState", u.priority, u.preemptible, u.revocable, u.controller,
                u.pinned_host, u.cpu, u.mem_mb, u.disk_mb, u.gpu,
                CASE WHEN u.state = 'PENDING' THEN now() END, now()
-        FROM unnest(${cols.jobId}::uuid[], ${cols.instanceId}::int[], ${cols.state}::text[],
-                    ${cols.goalState}::text[], ${cols.priority}::int[], ${cols.preemptible}::bool[],
-                    ${cols.revocable}::bool[], ${cols.controller}::bool[], ${cols.pinnedHost}::text[],
-                    ${cols.cpu}::float8[], ${cols.memMb}::float8[], ${cols.diskMb}::float8[],
-                    ${cols.gpu}::float8[])
+        FROM unnest(${p[0]}::uuid[], ${p[1]}::int[], ${p[2]}::text[], ${p[3]}::text[],
+                    ${p[4]}::int[], ${p[5]}::bool[], ${p[6]}::bool[], ${p[7]}::bool[],
+                    ${p[8]}::text[], ${p[9]}::float8[], ${p[10]}::float8[], ${p[11]}::float8[],
+                    ${p[12]}::float8[])
           AS u(job_id, instance_id, state, goal_state, priority, preemptible, revocable, controller,
-               pinned_host, cpu, mem_mb, disk_mb, gpu)`;
+               pinned_host, cpu, mem_mb, disk_mb, gpu)`,
+      );
     },
 
     /**
