@@ -1,6 +1,6 @@
 /**
  * PostgreSQL array literals (`{"a","b",NULL}`) written in one pass, for the
- * task writer's column arrays. `pg` encodes an array parameter the same way,
+ * hot paths' column arrays. `pg` encodes an array parameter the same way,
  * but through a type dispatch and two regex replaces per element; on a busy
  * cluster's batches (thousands of rows, a dozen columns) that was about a
  * tenth of the scheduler's CPU.

@@ -1,14 +1,13 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { arrayLiteral } from "../src/array-literal.ts";
 import { createDb } from "../src/client.ts";
-import { withDirectParameters } from "../src/direct-parameters.ts";
+import { withArrayParameters } from "../src/direct-parameters.ts";
 import { Prisma } from "../src/generated/prisma/client.ts";
 import "./support/provided-context.ts";
 
 const db = createDb(inject("databaseUrl"), { max: 1 });
 afterAll(() => db.$disconnect());
 
-describe("arrayLiteral, read by PostgreSQL", () => {
+describe("withArrayParameters: array literals read by PostgreSQL", () => {
   it("gives back every value as it was written", async () => {
     const texts = ['quotes " and \\ backslashes, {braces}, commas', null, "NULL", "", "ünïcødé ✓"];
     const at = new Date("2026-11-25T07:00:00.123Z");
@@ -19,7 +18,7 @@ describe("arrayLiteral, read by PostgreSQL", () => {
       [true, false, null, true, false],
       [1, -2.5, null, 0, 1e9],
     ];
-    const rows = await withDirectParameters(columns.map(arrayLiteral), ([t, a, j, b, f]) =>
+    const rows = await withArrayParameters(columns, ([t, a, j, b, f]) =>
       db.$queryRaw<
         { t: string | null; a: Date | null; j: unknown; b: boolean | null; f: number | null }[]
       >(

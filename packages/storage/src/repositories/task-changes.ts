@@ -108,9 +108,10 @@ function unnestOf(alias: string, columns: readonly InputColumn[], params: readon
 /**
  * One statement for a list of changes: the guarded UPDATE of the task rows,
  * then the INSERT of the events of the rows it moved (in the order given),
- * answering the ids of the rows it did not move. The changes travel as one array per column,
- * handed to the driver directly (`withArrayParameters`): PostgreSQL reads
- * arrays in half the time it takes to unpack the same rows from JSON.
+ * answering the ids of the rows it did not move. The changes travel as one
+ * array per column, handed to the driver directly (`withArrayParameters`):
+ * PostgreSQL reads arrays in half the time it takes to unpack the same rows
+ * from JSON.
  */
 function applyStatement(changes: readonly TaskChange[]) {
   const optional = OPTIONAL_COLUMNS.filter((col) =>
