@@ -11,8 +11,8 @@
  * frees pipeline slots that undici fills from its queue) and uncorked at the
  * next turn (undici corks around each request, and a corked socket counts
  * nestings), so the 500 acknowledgements of a committed batch cost a few
- * system calls, not 500. POSTs are marked idempotent and non-blocking, or undici would not
- * pipeline them at all.
+ * system calls, not 500. POSTs are marked idempotent and non-blocking, or
+ * undici would not pipeline them at all.
  */
 import type { Socket } from "node:net";
 import { buildConnector, Pool } from "undici";

@@ -165,6 +165,7 @@ function applyStatement(changes: readonly TaskChange[]) {
     "version = t.version + 1",
     "updated_at = now()",
   ].join(", ");
+  // params: one per column of `rows` (the ids first), then one per event column.
   const sql = (params: readonly Prisma.Sql[]) => Prisma.sql`
     WITH moved AS (
       UPDATE tasks t SET ${Prisma.raw(sets)}
@@ -182,7 +183,7 @@ function applyStatement(changes: readonly TaskChange[]) {
     )
     -- Only the rows that did not move come back (usually none): answering
     -- every moved id cost the scheduler a result row to decode per change.
-    SELECT c.id::text AS id FROM unnest(${params[0]}::uuid[]) AS c(id)
+    SELECT c.id::text AS id FROM unnest(${params[0]}::uuid[]) AS c(id) -- the ids column again
     WHERE c.id NOT IN (SELECT id FROM moved)`;
   return { values: [...rows, ...eventColumns].map((col) => col.values), sql };
 }
