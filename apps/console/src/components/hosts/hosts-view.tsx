@@ -8,7 +8,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LoadError } from "@/components/ui/load-error";
 import { PageHeader } from "@/components/ui/page-header";
-import { SortHeader } from "@/components/ui/sort-header";
+import { ColumnHeader, SortHeader } from "@/components/ui/sort-header";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { UsageBar } from "@/components/ui/usage-bar";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
@@ -222,9 +222,7 @@ function HostsTable({
           <SortHeader sortKey="state" {...header}>
             State
           </SortHeader>
-          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-            Attributes
-          </th>
+          <ColumnHeader>Attributes</ColumnHeader>
           <SortHeader sortKey="cpu" {...header}>
             CPU
           </SortHeader>

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { SortHeader } from "@/components/ui/sort-header";
+import { ColumnHeader, SortHeader } from "@/components/ui/sort-header";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { JobRow } from "@/lib/api-types";
 import { formatCount } from "@/lib/format";
@@ -112,15 +112,9 @@ export function JobsTable({
           <SortHeader sortKey="state" {...header}>
             State
           </SortHeader>
-          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-            Type
-          </th>
-          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-            Pool
-          </th>
-          <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-            Owner
-          </th>
+          <ColumnHeader>Type</ColumnHeader>
+          <ColumnHeader>Pool</ColumnHeader>
+          <ColumnHeader>Owner</ColumnHeader>
           <SortHeader sortKey="priority" {...header} align="right">
             Prio
           </SortHeader>

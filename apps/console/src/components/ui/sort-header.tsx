@@ -36,3 +36,23 @@ export function SortHeader<K extends string>({
     </th>
   );
 }
+
+/** A column header that does not sort, styled like `SortHeader`'s. */
+export function ColumnHeader({
+  children,
+  align = "left",
+  className = "",
+}: {
+  children: ReactNode;
+  align?: "left" | "right";
+  className?: string;
+}) {
+  return (
+    <th
+      scope="col"
+      className={`py-1.5 pr-3 font-medium uppercase tracking-wide ${align === "right" ? "text-right" : ""} ${className}`}
+    >
+      {children}
+    </th>
+  );
+}

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useRef } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { SortHeader } from "@/components/ui/sort-header";
+import { ColumnHeader, SortHeader } from "@/components/ui/sort-header";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { VolumeRow } from "@/lib/api-types";
 import { formatMb } from "@/lib/format";
@@ -13,8 +13,6 @@ import type { SortKey, VolumesQuery } from "./volumes-query";
 const VIRTUAL_FROM = 60;
 const ROW_PX = 44;
 const COLUMNS = 8;
-
-const TH = "py-1.5 pr-3 font-medium uppercase tracking-wide";
 
 export function VolumesTable({
   rows,
@@ -41,24 +39,18 @@ export function VolumesTable({
       testId="volumes-table"
       head={
         <tr className="border-b border-border">
-          <th scope="col" className={`${TH} pl-3`}>
-            Volume
-          </th>
+          <ColumnHeader className="pl-3">Volume</ColumnHeader>
           <SortHeader sortKey="job" {...header}>
             Job
           </SortHeader>
-          <th scope="col" className={TH}>
-            Instance
-          </th>
+          <ColumnHeader>Instance</ColumnHeader>
           <SortHeader sortKey="host" {...header}>
             Host
           </SortHeader>
           <SortHeader sortKey="size" {...header} align="right">
             Size
           </SortHeader>
-          <th scope="col" className={`${TH} pl-3`}>
-            Container path
-          </th>
+          <ColumnHeader className="pl-3">Container path</ColumnHeader>
           <SortHeader sortKey="state" {...header}>
             State
           </SortHeader>

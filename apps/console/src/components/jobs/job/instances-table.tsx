@@ -6,7 +6,7 @@ import { useCallback, useRef } from "react";
 import { EmptyState, Skeleton } from "@/components/ui/card";
 import { LoadError } from "@/components/ui/load-error";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { SortHeader } from "@/components/ui/sort-header";
+import { ColumnHeader, SortHeader } from "@/components/ui/sort-header";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { JobDetail, TaskListInput, TaskRow, TasksPage } from "@/lib/api-types";
@@ -156,21 +156,10 @@ export function InstancesTable({ job, initial }: { job: JobDetail; initial: Task
               <SortHeader sortKey="startedAt" {...header}>
                 Started
               </SortHeader>
-              <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-                Run time
-              </th>
-              <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-                Reason · message
-              </th>
-              <th
-                scope="col"
-                className="py-1.5 pr-3 text-right font-medium uppercase tracking-wide"
-              >
-                Run
-              </th>
-              <th scope="col" className="py-1.5 pr-3 font-medium uppercase tracking-wide">
-                Resources
-              </th>
+              <ColumnHeader>Run time</ColumnHeader>
+              <ColumnHeader>Reason · message</ColumnHeader>
+              <ColumnHeader align="right">Run</ColumnHeader>
+              <ColumnHeader>Resources</ColumnHeader>
               <th scope="col" className="py-1.5 pr-3">
                 <span className="sr-only">Logs</span>
               </th>
