@@ -282,7 +282,10 @@ export function jobsRepository(db: DbOrTx) {
       >`
         WITH locked AS (
           -- Row locks in id order: two writers adding to the same jobs never deadlock.
-          SELECT id FROM jobs WHERE id = ANY(${jobIds}::uuid[]) ORDER BY id FOR UPDATE
+          -- NO KEY UPDATE (the UPDATE's own lock) leaves a task insert's foreign-key
+          -- check (KEY SHARE) alone: a daemon or scale transaction that inserted
+          -- tasks of the job does not wait for a writer that waits for it.
+          SELECT id FROM jobs WHERE id = ANY(${jobIds}::uuid[]) ORDER BY id FOR NO KEY UPDATE
         )
         UPDATE jobs j SET task_stats = coalesce((
             SELECT jsonb_object_agg(s.k, s.n) FROM (

@@ -13,6 +13,7 @@ import { Prisma } from "../generated/prisma/client.ts";
 import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { type CountDelta, countDeltasOf } from "./count-deltas.ts";
+import { lockTasksInIdOrder } from "./task-locks.ts";
 
 /** One row of a task's history (task_events). */
 export interface TaskEventWrite {
@@ -195,6 +196,11 @@ export function taskChangesRepository(db: DbOrTx) {
       const applied: TaskChange[] = [];
       const missed: TaskChange[] = [];
       if (changes.length > 0) {
+        // Rows locked in id order before the UPDATE meets them in the changes' order (task-locks.ts).
+        await lockTasksInIdOrder(
+          db,
+          changes.map((c) => c.taskId),
+        );
         const statement = applyStatement(changes);
         const rows = await withArrayParameters(statement.values, (params) =>
           db.$queryRaw<{ id: string }[]>(statement.sql(params)),

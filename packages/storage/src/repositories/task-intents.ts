@@ -6,6 +6,7 @@
 import { Prisma } from "../generated/prisma/client.ts";
 import type { GoalState, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
+import { lockedTasksWhere } from "./task-locks.ts";
 
 /** Instances from..to, both included. */
 export interface InstanceRange {
@@ -63,11 +64,15 @@ export function taskIntentsRepository(db: DbOrTx) {
         newRunIn === null
           ? Prisma.sql`TRUE`
           : Prisma.sql`t.state::text = ANY(${[...newRunIn]}::text[])`;
+      // The selected rows are locked in id order first (task-locks.ts): a stop of a
+      // big job meets the task writer's batches on the same rows without deadlocking.
       const rows = await db.$queryRaw<{ instance_id: number }[]>`
+        WITH locked AS ${lockedTasksWhere(Prisma.sql`t.job_id = ${q.jobId}::uuid AND ${instanceFilter(q)}`)}
         UPDATE tasks t SET goal_state = ${goal}::"GoalState",
           desired_run = CASE WHEN ${bump} THEN t.run_id + 1 ELSE t.desired_run END,
           version = t.version + 1, updated_at = now()
-        WHERE t.job_id = ${q.jobId}::uuid AND ${instanceFilter(q)}
+        FROM locked l
+        WHERE t.id = l.id
           AND (t.goal_state <> 'DELETED' OR ${goal}::"GoalState" = 'DELETED' OR ${opts.revive === true})
           AND (t.goal_state <> ${goal}::"GoalState" OR ${bump})
         RETURNING t.instance_id`;

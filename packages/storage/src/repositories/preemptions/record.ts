@@ -6,6 +6,7 @@ import type { TaskState } from "../../records.ts";
 import type { DbOrTx } from "../../tx.ts";
 import { changesRepository } from "../changes.ts";
 import { countDeltasOf } from "../count-deltas.ts";
+import { lockTasksInIdOrder } from "../task-locks.ts";
 import { COUNT_PERIODS } from "./counts.ts";
 import { poolKeysOf } from "./filters.ts";
 import type { NewPreemption, PreemptionRecordOutcome, RescheduledRun } from "./types.ts";
@@ -135,6 +136,8 @@ export function preemptionWrites(db: DbOrTx) {
       if (new Set(ids).size !== ids.length) {
         throw new Error("preemptions.recordMany: a task is a victim at most once per call");
       }
+      // Victims locked in id order first, as every bulk task write does (task-locks.ts).
+      await lockTasksInIdOrder(db, ids);
       const c = columns(rows);
       const recorded = await db.$queryRaw<{ id: string; task_id: string }[]>`
         WITH u AS (
