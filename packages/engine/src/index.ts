@@ -170,6 +170,14 @@ export {
   taskStateFromMesos,
 } from "./lifecycle/mesos.ts";
 export {
+  countsAsFailure,
+  endedBySystem,
+  isSystemReason,
+  type RunEnd,
+  type RunEndCause,
+  runEndCause,
+} from "./lifecycle/run-end.ts";
+export {
   GOAL_STATES,
   type GoalState,
   holdsAllocation,

@@ -6,7 +6,9 @@ import {
   failureLimit,
   type GoalState,
   nextTaskAction,
+  type RunEndCause,
   restartDelayMs,
+  runEndCause,
   type TaskDecision,
   type TaskPolicy,
   type TaskSnapshot,
@@ -106,8 +108,11 @@ const cases: Case[] = [
     expected: { action: "NONE", why: "RESTART_LIMIT_REACHED", failureCount: 1, limit: 0 },
   },
   {
-    name: "batch: a system failure gets at least 4 attempts (Peloton's MaxSystemFailureAttempts)",
-    task: task("LOST", "SUCCEEDED", { failureCount: 1, reason: "REASON_AGENT_REMOVED" }),
+    name: "batch: a launch failure gets at least 4 attempts (Peloton's MaxSystemFailureAttempts)",
+    task: task("FAILED", "SUCCEEDED", {
+      failureCount: 1,
+      reason: "REASON_CONTAINER_LAUNCH_FAILED",
+    }),
     policy: { ...BATCH, maxFailures: 0 },
     expected: {
       action: "START_NEW_RUN",
@@ -116,6 +121,23 @@ const cases: Case[] = [
       delayMs: 0,
       failureCount: 1,
     },
+  },
+  {
+    name: "batch: a run lost with its agent is replaced whatever the policy, not counted (issue 13)",
+    task: task("LOST", "SUCCEEDED", { failureCount: 0, reason: "REASON_AGENT_REMOVED" }),
+    policy: { ...BATCH, maxFailures: 0 },
+    expected: { action: "START_NEW_RUN", why: "SYSTEM_ENDED", run: 2, delayMs: 0, failureCount: 0 },
+    says: "replacing it as run 2: the cluster lost the last run or its host restarted (not counted as a failure)",
+  },
+  {
+    name: "batch: a run whose executor died with a restarted agent is replaced even past the limit",
+    task: task("FAILED", "SUCCEEDED", {
+      run: 3,
+      failureCount: 3,
+      reason: "REASON_EXECUTOR_TERMINATED",
+    }),
+    policy: BATCH,
+    expected: { action: "START_NEW_RUN", why: "SYSTEM_ENDED", run: 4, delayMs: 0, failureCount: 3 },
   },
   {
     name: "batch: a preempted run returns as a new run, not counted",
@@ -179,6 +201,12 @@ const cases: Case[] = [
       delayMs: 2_000,
       failureCount: 1,
     },
+  },
+  {
+    name: "service: a run lost after a scheduler restart is replaced at once, despite past failures",
+    task: task("LOST", "RUNNING", { run: 4, failureCount: 3, reason: "REASON_RECONCILIATION" }),
+    policy: SERVICE,
+    expected: { action: "START_NEW_RUN", why: "SYSTEM_ENDED", run: 5, delayMs: 0, failureCount: 3 },
   },
   {
     name: "service: a preempted run restarts without delay when nothing failed",
@@ -319,20 +347,59 @@ describe("nextTaskAction", () => {
   });
 });
 
-describe("failureCountAfter", () => {
-  const cases: [string, TaskState, GoalState, string | undefined, number][] = [
-    ["a failed run counts (Peloton)", "FAILED", "SUCCEEDED", undefined, 3],
-    ["a service that exits counts (Peloton)", "SUCCEEDED", "RUNNING", undefined, 3],
-    ["a batch task that succeeds does not", "SUCCEEDED", "SUCCEEDED", undefined, 2],
-    ["an unexpected kill counts (Peloton)", "KILLED", "RUNNING", undefined, 3],
-    ["a kill that was asked for does not", "KILLED", "KILLED", undefined, 2],
-    ["a preemption never counts (ours)", "KILLED", "RUNNING", "PREEMPTED", 2],
-    ["a lost run counts (ours)", "LOST", "SUCCEEDED", "REASON_AGENT_REMOVED", 3],
-    ["a state that is no end changes nothing", "RUNNING", "RUNNING", undefined, 2],
-  ];
-  it.each(cases)("%s", (_name, ended, goal, reason, expected) =>
-    expect(failureCountAfter(2, ended, goal, reason)).toBe(expected),
+describe("what counts as a failure (runEndCause × failureCountAfter)", () => {
+  // "what happened | from→ended | goal | stored reason", by cause; only TASK_FAILURE counts (2 → 3).
+  const table: Record<RunEndCause, string[]> = {
+    // The task's own doing (Peloton's updateFailureCount)
+    TASK_FAILURE: [
+      "a command that exits non-zero | RUNNING→FAILED | SUCCEEDED | REASON_COMMAND_EXECUTOR_FAILED",
+      "a task over its memory limit | RUNNING→FAILED | RUNNING | REASON_CONTAINER_LIMITATION_MEMORY",
+      "a command that cannot be launched | STARTING→FAILED | SUCCEEDED | REASON_CONTAINER_LAUNCH_FAILED",
+      "a task the cluster refused as invalid | LAUNCHED→FAILED | RUNNING | REASON_TASK_INVALID",
+      "a service that exits | RUNNING→SUCCEEDED | RUNNING | TASK_FINISHED",
+      "a kill nobody asked for (health check) | RUNNING→KILLED | RUNNING | REASON_TASK_HEALTH_CHECK_STATUS_UPDATED",
+    ],
+    // The system's doing: never counted (issue 13)
+    SYSTEM: [
+      "lost with its agent | RUNNING→LOST | RUNNING | REASON_AGENT_REMOVED",
+      "a batch task lost with its agent | RUNNING→LOST | SUCCEEDED | REASON_AGENT_REMOVED",
+      "unknown to the master after a restart (reconciliation) | RUNNING→LOST | RUNNING | REASON_RECONCILIATION",
+      "gone by operator (maintenance: machine down) | RUNNING→LOST | RUNNING | REASON_AGENT_REMOVED_BY_OPERATOR",
+      "a LOST with no reason at all | STARTING→LOST | RUNNING | TASK_LOST",
+      "its executor died with the agent | RUNNING→FAILED | RUNNING | REASON_EXECUTOR_TERMINATED",
+      "its agent restarted | RUNNING→FAILED | SUCCEEDED | REASON_AGENT_RESTARTED",
+      "its executor did not come back | RUNNING→LOST | RUNNING | REASON_EXECUTOR_REREGISTRATION_TIMEOUT",
+      "an offer that was no longer valid | LAUNCHING→LOST | RUNNING | REASON_INVALID_OFFERS",
+      "killed by the master as the framework went away | RUNNING→KILLED | RUNNING | REASON_FRAMEWORK_REMOVED",
+    ],
+    // Preemptions: ours and the cluster's
+    PREEMPTION: [
+      "our preemption's kill | PREEMPTING→KILLED | RUNNING | PREEMPTED",
+      "a preempted run that exits non-zero on SIGTERM | PREEMPTING→FAILED | SUCCEEDED | REASON_COMMAND_EXECUTOR_FAILED",
+      "revocable resources taken back by the cluster | RUNNING→KILLED | RUNNING | REASON_CONTAINER_PREEMPTED",
+    ],
+    // Kills we asked for (stop, restart, delete, a daemon leaving a drained host)
+    REQUESTED: [
+      "a stop's kill | KILLING→KILLED | KILLED | TASK_KILLED",
+      "a restart's kill (the goal stays RUNNING) | KILLING→KILLED | RUNNING | TASK_KILLED",
+      "a kill re-sent for a task the master forgot | KILLING→LOST | KILLED | REASON_TASK_UNKNOWN",
+      "a stopped run that fails in its grace period | KILLING→FAILED | DELETED | REASON_COMMAND_EXECUTOR_FAILED",
+      "a stop that reached the run before KILLING was written | RUNNING→KILLED | KILLED | TASK_KILLED",
+    ],
+    DONE: ["a batch task that succeeds | RUNNING→SUCCEEDED | SUCCEEDED | TASK_FINISHED"],
+    NOT_ENDED: ["a run that starts running | STARTING→RUNNING | RUNNING | TASK_RUNNING"],
+  };
+  const cases = Object.entries(table).flatMap(([cause, rows]) =>
+    rows.map((row) => {
+      const [name, move, goal, reason] = row.split(" | ") as [string, string, GoalState, string];
+      const [from, ended] = move.split("→") as [TaskState, TaskState];
+      return { name, cause: cause as RunEndCause, end: { from, ended, goalState: goal, reason } };
+    }),
   );
+  it.each(cases)("$cause: $name", ({ cause, end }) => {
+    expect(runEndCause(end)).toBe(cause);
+    expect(failureCountAfter(2, end)).toBe(cause === "TASK_FAILURE" ? 3 : 2);
+  });
 });
 
 describe("failureLimit and restartDelayMs", () => {

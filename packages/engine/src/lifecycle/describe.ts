@@ -32,6 +32,8 @@ function describeNewRun(d: NewRun): string {
       return `starting run ${d.run}${after}: the last run was preempted (not counted as a failure)`;
     case "RESTART_REQUESTED":
       return `starting run ${d.run}: restart requested`;
+    case "SYSTEM_ENDED":
+      return `replacing it as run ${d.run}: the cluster lost the last run or its host restarted (not counted as a failure)`;
     case "SERVICE_ENDED":
       return `restarting as run ${d.run}${after}: a service keeps running (${d.failureCount} failures so far)`;
     case "RESTART_AFTER_FAILURE":

@@ -3,35 +3,15 @@
  * (pkg/jobmgr/task/event/update.go `updateFailureCount`,
  * pkg/jobmgr/goalstate/task_fail_restart.go `getBackoff`, `TaskFailRetry`).
  */
-import { PREEMPTED_REASON } from "./mesos.ts";
-import type { GoalState, TaskState } from "./states.ts";
+import { countsAsFailure, isSystemReason, type RunEnd } from "./run-end.ts";
 
 /**
- * The failure count after a run ends in `ended`. Peloton counts a FAILED run,
- * a run that exited (SUCCEEDED) while it should keep running, and a KILLED run
- * nobody asked to stop. Ours on top: a run killed by a preemption never
- * counts (peloton-semantics.md §4), and a LOST run counts (Peloton leaves it
- * out, so a batch task on a dying agent could retry forever; with it counted
- * the system-failure floor below still gives it its retries).
+ * The failure count after a run ends: one more when the task itself is to
+ * blame (`runEndCause` says TASK_FAILURE), the same after anything the system
+ * caused, a preemption, a kill we asked for, or a success.
  */
-export function failureCountAfter(
-  previous: number,
-  ended: TaskState,
-  goalState: GoalState,
-  reason?: string,
-): number {
-  if (reason === PREEMPTED_REASON) return previous;
-  switch (ended) {
-    case "FAILED":
-    case "LOST":
-      return previous + 1;
-    case "SUCCEEDED":
-      return goalState === "RUNNING" ? previous + 1 : previous;
-    case "KILLED":
-      return goalState === "KILLED" || goalState === "DELETED" ? previous : previous + 1;
-    default:
-      return previous;
-  }
+export function failureCountAfter(previous: number, end: RunEnd): number {
+  return countsAsFailure(end) ? previous + 1 : previous;
 }
 
 /** Peloton's `_maxTaskRetries`: `restartPolicy.maxFailures` above it is taken as 100. */
@@ -40,29 +20,14 @@ export const MAX_TASK_RETRIES = 100;
 export const MAX_SYSTEM_FAILURE_ATTEMPTS = 4;
 
 /**
- * Reasons that blame the cluster rather than the task: Peloton's
- * `IsSystemFailure` (a container that could not launch, an offer that was no
- * longer valid) plus, ours, every way of losing the agent, and a task the
- * master no longer knows when we reconcile.
+ * Failures that are not wholly the task's fault get at least
+ * MAX_SYSTEM_FAILURE_ATTEMPTS tries: Peloton's `IsSystemFailure` (a
+ * container that could not launch, an offer that was no longer valid), and
+ * the reasons `runEndCause` blames on the system (those do not count at all;
+ * the floor matters only for a count the task's own failures built).
  */
-const SYSTEM_FAILURE_REASONS = new Set([
-  "REASON_CONTAINER_LAUNCH_FAILED",
-  "REASON_INVALID_OFFERS",
-  "REASON_AGENT_REMOVED",
-  "REASON_AGENT_DISCONNECTED",
-  "REASON_AGENT_UNKNOWN",
-  "REASON_AGENT_RESTARTED",
-  "REASON_AGENT_REMOVED_BY_OPERATOR",
-  "TASK_DROPPED",
-  "TASK_UNREACHABLE",
-  "TASK_GONE",
-  "TASK_GONE_BY_OPERATOR",
-  "TASK_UNKNOWN",
-  "REASON_RECONCILIATION",
-]);
-
 export function isSystemFailure(reason: string | undefined): boolean {
-  return reason !== undefined && SYSTEM_FAILURE_REASONS.has(reason);
+  return reason === "REASON_CONTAINER_LAUNCH_FAILED" || isSystemReason(reason);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { JobConfig, JobType } from "../job-config/schema/job-config.ts";
 import { jobKind } from "../job-config/task-traits.ts";
 import { failureLimit, type RestartBackoff, restartDelayMs } from "./failures.ts";
 import { PREEMPTED_REASON } from "./mesos.ts";
+import { endedBySystem } from "./run-end.ts";
 import {
   type GoalState,
   isStoppingTaskState,
@@ -52,7 +53,12 @@ export type TaskDecision =
   | { readonly action: "KILL"; readonly why: "STOP_REQUESTED" | "RESTART_REQUESTED" }
   | {
       readonly action: "START_NEW_RUN";
-      readonly why: "RESTART_AFTER_FAILURE" | "SERVICE_ENDED" | "PREEMPTED" | "RESTART_REQUESTED";
+      readonly why:
+        | "RESTART_AFTER_FAILURE"
+        | "SERVICE_ENDED"
+        | "PREEMPTED"
+        | "SYSTEM_ENDED"
+        | "RESTART_REQUESTED";
       readonly run: number;
       readonly delayMs: number;
       readonly failureCount: number;
@@ -122,11 +128,12 @@ function restartRequested(task: TaskSnapshot): TaskDecision {
 }
 
 /**
- * Goal SUCCEEDED. Peloton's FailRetryAction: a failed, lost or unexpectedly
+ * Goal SUCCEEDED. Peloton's FailRetryAction: a failed or unexpectedly
  * killed run is rerun at once (no backoff) while the failure count is below
  * the restart policy's limit; past it the task stays where it ended. A
  * preempted run is rerun as a new run of the same instance without counting
- * (peloton-semantics.md §4), unless `killOnPreempt` says not to.
+ * (peloton-semantics.md §4), unless `killOnPreempt` says not to; so is a run
+ * the system ended (lost with its agent, gone after a restart: `run-end.ts`).
  */
 function afterBatchRun(task: TaskSnapshot, policy: TaskPolicy): TaskDecision {
   if (task.state === "SUCCEEDED") return { action: "NONE", why: "AT_GOAL" };
@@ -134,6 +141,8 @@ function afterBatchRun(task: TaskSnapshot, policy: TaskPolicy): TaskDecision {
     return policy.killOnPreempt
       ? { action: "NONE", why: "KILLED_ON_PREEMPT" }
       : newRun(task, "PREEMPTED", 0);
+  // Not the task's failure (issue 13): it did not count, and it is rerun whatever the count.
+  if (endedBySystem(task.state, task.reason)) return newRun(task, "SYSTEM_ENDED", 0);
   const limit = failureLimit(policy.maxFailures, task.reason);
   if (task.failureCount < limit) return newRun(task, "RESTART_AFTER_FAILURE", 0);
   return { action: "NONE", why: "RESTART_LIMIT_REACHED", failureCount: task.failureCount, limit };
@@ -145,13 +154,16 @@ function afterBatchRun(task: TaskSnapshot, policy: TaskPolicy): TaskDecision {
  * count; a preemption does not add to the count, so it adds no delay.
  */
 function afterServiceRun(task: TaskSnapshot, backoff?: RestartBackoff): TaskDecision {
+  // Lost with its host, or ended by a restart of the cluster: replaced at once, no backoff.
+  if (task.reason !== PREEMPTED_REASON && endedBySystem(task.state, task.reason))
+    return newRun(task, "SYSTEM_ENDED", 0);
   const why = task.reason === PREEMPTED_REASON ? "PREEMPTED" : "SERVICE_ENDED";
   return newRun(task, why, restartDelayMs(task.failureCount, backoff));
 }
 
 function newRun(
   task: TaskSnapshot,
-  why: "RESTART_AFTER_FAILURE" | "SERVICE_ENDED" | "PREEMPTED" | "RESTART_REQUESTED",
+  why: Extract<TaskDecision, { action: "START_NEW_RUN" }>["why"],
   delayMs: number,
 ): TaskDecision {
   const run = Math.max(task.run + 1, task.desiredRun ?? 0);

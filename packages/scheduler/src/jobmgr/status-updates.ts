@@ -215,7 +215,12 @@ function moveTo(
     reason,
     message,
     failureCount: ended
-      ? failureCountAfter(start.failureCount, to, row.goalState, reason)
+      ? failureCountAfter(start.failureCount, {
+          from: start.state,
+          ended: to,
+          goalState: row.goalState,
+          reason,
+        })
       : start.failureCount,
     set: {
       ...start.set,
