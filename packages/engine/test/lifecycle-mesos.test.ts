@@ -103,6 +103,18 @@ describe("applyMesosUpdate", () => {
       expected: { kind: "IGNORE", why: "SAME_STATE", state: "RUNNING" },
     },
     {
+      name: "TASK_STARTING sent again after a restart for a RUNNING run changes nothing",
+      current: "RUNNING",
+      update: "TASK_STARTING",
+      expected: { kind: "IGNORE", why: "EARLIER_STAGE", state: "RUNNING" },
+    },
+    {
+      name: "TASK_STAGING for a run already STARTING changes nothing",
+      current: "STARTING",
+      update: "TASK_STAGING",
+      expected: { kind: "IGNORE", why: "EARLIER_STAGE", state: "STARTING" },
+    },
+    {
       name: "a LOST after the run ended is skipped (Peloton)",
       current: "SUCCEEDED",
       update: "TASK_LOST",

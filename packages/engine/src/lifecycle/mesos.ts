@@ -65,7 +65,7 @@ export type MesosUpdateOutcome =
   | { readonly kind: "MOVE"; readonly to: TaskState; readonly reason: string }
   | {
       readonly kind: "IGNORE";
-      readonly why: "SAME_STATE" | "ALREADY_STOPPING" | "RUN_ENDED";
+      readonly why: "SAME_STATE" | "ALREADY_STOPPING" | "RUN_ENDED" | "EARLIER_STAGE";
       readonly state: TaskState;
     }
   | { readonly kind: "REFUSE"; readonly refusal: TransitionRefusal };
@@ -75,11 +75,20 @@ export type MesosUpdateOutcome =
  * reconciliation answers change nothing (SAME_STATE); a run we are killing or
  * preempting that reports itself starting, running or being killed keeps
  * that state (ALREADY_STOPPING); an update after the run
- * ended changes nothing (Peloton skips a LOST for a finished task). A kill
+ * ended changes nothing (Peloton skips a LOST for a finished task); nor does
+ * one for an earlier stage of the run than the one recorded
+ * (EARLIER_STAGE: TASK_STARTING for a RUNNING run is an update Mesos sent
+ * again because its acknowledgement was lost in a scheduler restart; Mesos
+ * delivers at least once). A kill
  * that ends a PREEMPTING run is stored with the reason PREEMPTED, which keeps
  * it from counting as a failure.
  */
 const STILL_UP: ReadonlySet<TaskState> = new Set(["LAUNCHED", "STARTING", "RUNNING", "KILLING"]);
+
+/** The stages of a run on its host, in the order they happen. */
+const STAGE: Partial<Record<TaskState, number>> = { LAUNCHED: 1, STARTING: 2, RUNNING: 3 };
+const isEarlierStage = (to: TaskState, current: TaskState) =>
+  (STAGE[to] ?? 0) > 0 && (STAGE[current] ?? 0) > (STAGE[to] ?? 0);
 
 export function applyMesosUpdate(current: TaskState, status: MesosStatus): MesosUpdateOutcome {
   const { state: to, reason } = taskStateFromMesos(status);
@@ -91,6 +100,7 @@ export function applyMesosUpdate(current: TaskState, status: MesosStatus): Mesos
   // kill stands and is sent again if no end is reported.
   if (isStoppingTaskState(current) && STILL_UP.has(to))
     return { kind: "IGNORE", why: "ALREADY_STOPPING", state: current };
+  if (isEarlierStage(to, current)) return { kind: "IGNORE", why: "EARLIER_STAGE", state: current };
   if (!canTransition(current, to))
     return {
       kind: "REFUSE",

@@ -36,6 +36,8 @@ import { TaskWriter, type TaskWriterOptions } from "./task-writer.ts";
 export interface JobManagerTuning {
   writer?: TaskWriterOptions;
   statusWindowMs?: number;
+  /** How often the counts of updates about ended or unknown runs are logged. Default 5 s. */
+  statusSummaryMs?: number;
   admissionPeriodMs?: number;
   placement?: Partial<
     Pick<
@@ -87,8 +89,22 @@ export class JobManager {
       configs: this.configs,
       log,
       kill: (o) => this.killer.orphan(o),
+      reconcile: (runs) => {
+        const adapter = opts.adapter();
+        if (adapter === undefined) return;
+        adapter
+          .reconcile(
+            runs.map((r) => ({
+              taskId: r.clusterTaskId,
+              ...(r.agentId ? { hostId: r.agentId } : {}),
+            })),
+          )
+          // Not asked: the run stays as it is, and the next reconciliation restates it.
+          .catch((err: unknown) => log.debug({ err: String(err) }, "recheck not sent"));
+      },
       onKills: (orders) => void this.killer.send(orders),
       ...(opts.statusWindowMs !== undefined ? { windowMs: opts.statusWindowMs } : {}),
+      ...(opts.statusSummaryMs !== undefined ? { summaryMs: opts.statusSummaryMs } : {}),
     });
     this.goalStates = new GoalStateLoop({
       gateway,

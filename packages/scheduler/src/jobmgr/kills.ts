@@ -33,9 +33,13 @@ export class Killer {
     );
   }
 
-  /** Kills a run the database no longer wants (an orphan), with the cluster's default grace. */
+  /**
+   * Kills a run the database no longer wants (an orphan), with the cluster's
+   * default grace. One line each at debug: the status handler counts them
+   * in its summary (after a restart they can come by the thousand).
+   */
   orphan(order: { clusterTaskId: string; agentId: string | null }): void {
-    this.log.info({ taskId: order.clusterTaskId }, "killing a run the scheduler does not know");
+    this.log.debug({ taskId: order.clusterTaskId }, "killing a run the scheduler does not know");
     void this.raw(order, undefined);
   }
 

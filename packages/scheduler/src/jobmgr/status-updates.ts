@@ -11,7 +11,9 @@
  *        (a retry, a restart after backoff, deletion) in the same change
  *     ─▶ the task writer (one transaction with the others' changes)
  *     ─▶ rows that moved meanwhile: read again and decided again
- *     ─▶ kills for runs the database does not want (orphans)
+ *     ─▶ updates about runs already ended or unknown (ended-runs.ts):
+ *        acknowledged quietly, the master asked again when it may be stale,
+ *        killed when its latest state says it runs and nobody wants it
  */
 import {
   applyMesosUpdate,
@@ -24,6 +26,7 @@ import {
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
 import type { StatusHandler, TaskStatusUpdate } from "../hostmgr/host-adapter.ts";
 import type { Logger } from "../runtime/logger.ts";
+import { UpdateSummary, verdictForEndedRun } from "./ended-runs.ts";
 import { EVENT_SOURCES } from "./event-sources.ts";
 import { type DriveStart, driveTask, type KillOrder, startOf } from "./goal-state.ts";
 import type { JobConfigs } from "./job-configs.ts";
@@ -35,13 +38,27 @@ export interface StatusUpdatesOptions {
   writer: TaskWriter;
   configs: JobConfigs;
   log: Logger;
-  /** Kills a run (orphan, or one the job manager decided to stop). */
-  kill: (order: { clusterTaskId: string; agentId: string | null }) => void;
+  /** Kills a run the database does not want (an orphan the master says still runs). */
+  kill: (order: ClusterRun) => void;
+  /**
+   * Asks the cluster for the latest state of these runs (an up-report for a
+   * run we have ended may be an old update sent again); the answers come
+   * back as reconciliation updates. Without it such runs are left alone.
+   */
+  reconcile?: (runs: readonly ClusterRun[]) => void;
   /** Kill orders the decisions produced (a RUNNING report for a task that should stop). */
   onKills?: (orders: readonly KillOrder[]) => void;
   windowMs?: number;
   maxBatch?: number;
   now?: () => Date;
+  /** How often the counts of quietly acknowledged updates are logged. Default 5 s. */
+  summaryMs?: number;
+}
+
+/** A run as the cluster knows it. */
+export interface ClusterRun {
+  clusterTaskId: string;
+  agentId: string | null;
 }
 
 interface Queued {
@@ -63,11 +80,14 @@ export class StatusUpdates {
   private readonly windowMs: number;
   private readonly maxBatch: number;
   private readonly now: () => Date;
+  /** Counts of what was acknowledged without a change, logged now and then. */
+  readonly summary: UpdateSummary;
 
   constructor(private readonly opts: StatusUpdatesOptions) {
     this.windowMs = opts.windowMs ?? 5;
     this.maxBatch = opts.maxBatch ?? 5_000;
     this.now = opts.now ?? (() => new Date());
+    this.summary = new UpdateSummary(opts.log, opts.summaryMs);
   }
 
   /** The host manager's status handler. */
@@ -124,6 +144,11 @@ export class StatusUpdates {
         ...(plan.changes.length > 0 ? { alongside: markVictimsBack } : {}),
       });
       for (const o of plan.orphans) this.opts.kill(o);
+      this.summary.note("orphansKilled", plan.orphans.length);
+      if (plan.recheck.length > 0 && this.opts.reconcile) {
+        this.opts.reconcile(plan.recheck);
+        this.summary.note("rechecked", plan.recheck.length);
+      }
       if (plan.kills.length > 0) this.opts.onKills?.(plan.kills);
       if (outcome.missed.length === 0) return;
       if (round >= MAX_ROUNDS) {
@@ -145,22 +170,35 @@ export class StatusUpdates {
   ): Promise<{
     changes: TaskChange[];
     kills: KillOrder[];
-    orphans: { clusterTaskId: string; agentId: string | null }[];
+    orphans: ClusterRun[];
+    recheck: ClusterRun[];
   }> {
     const byCluster = new Map(rows.map((r) => [r.clusterTaskId, r]));
     const configs = await this.opts.configs.get(rows.map((r) => r.jobId));
     const moved = new Map<string, { row: TaskRunRow; start: DriveStart }>();
-    const orphans: { clusterTaskId: string; agentId: string | null }[] = [];
+    const orphans = new Map<string, ClusterRun>();
+    const recheck = new Map<string, ClusterRun>();
+    /** A run the database has ended or does not know: see ended-runs.ts. */
+    const endedOrUnknown = (u: TaskStatusUpdate, known: boolean) => {
+      const run = { clusterTaskId: u.taskId, agentId: u.hostId };
+      const verdict = verdictForEndedRun(u);
+      this.opts.log.debug(
+        { taskId: u.taskId, state: u.clusterState, known, verdict },
+        "status update about an ended or unknown run",
+      );
+      if (verdict === "KILL") orphans.set(u.taskId, run);
+      else if (verdict === "RECHECK") recheck.set(u.taskId, run);
+      else if (isTerminalTaskState(u.state))
+        this.summary.note(known ? "alreadyEnded" : "unknownEnded");
+    };
     for (const u of updates) {
       if (!isMesosState(u.clusterState)) {
         this.opts.log.warn({ taskId: u.taskId, state: u.clusterState }, "unknown cluster state");
         continue;
       }
       const row = byCluster.get(u.taskId);
-      const ended = isTerminalTaskState(u.state);
       if (row === undefined) {
-        // A run the database does not know (any more): stop it if it still runs.
-        if (!ended) orphans.push({ clusterTaskId: u.taskId, agentId: u.hostId });
+        endedOrUnknown(u, false);
         continue;
       }
       const current = moved.get(row.taskId);
@@ -170,8 +208,8 @@ export class StatusUpdates {
         reason: u.reason ?? undefined,
       });
       if (outcome.kind === "IGNORE") {
-        if (outcome.why === "RUN_ENDED" && !ended)
-          orphans.push({ clusterTaskId: u.taskId, agentId: u.hostId });
+        if (outcome.why === "RUN_ENDED") endedOrUnknown(u, true);
+        if (outcome.why === "EARLIER_STAGE") this.summary.note("earlierStage");
         continue;
       }
       if (outcome.kind === "REFUSE") {
@@ -195,7 +233,7 @@ export class StatusUpdates {
       changes.push(change);
       if (drive?.kill) kills.push(drive.kill);
     }
-    return { changes, kills, orphans };
+    return { changes, kills, orphans: [...orphans.values()], recheck: [...recheck.values()] };
   }
 }
 
