@@ -128,6 +128,31 @@ describe("restarts the system caused are not task failures", () => {
     ]);
   });
 
+  it("a preempted run is killed and replaced without counting", async () => {
+    const sim = await testSim({ agents: [agent("a1.test")] });
+    await runtimeOn(sim.url);
+    const pool = await leafPool(gateway, "web", ROOMY);
+    const jobId = await submit(gateway, pool, service(1, LONG));
+    await expect
+      .poll(async () => (await tasksOf(jobId))[0]?.state, { timeout: 20_000 })
+      .toBe("RUNNING");
+    // The preemptor's move (preemptions.recordMany writes exactly this); the goal-state
+    // loop sends the kill of a run left in PREEMPTING, and the cluster's KILLED ends it.
+    await sql(
+      `UPDATE tasks SET state = 'PREEMPTING', reason = 'PREEMPTED', updated_at = now() - interval '1 minute'
+       WHERE job_id = $1`,
+      [jobId],
+    );
+    await expect
+      .poll(async () => (await tasksOf(jobId))[0], { timeout: 20_000, interval: 100 })
+      .toMatchObject({ state: "RUNNING", run_id: 2, failure_count: 0 });
+    const ended = await sql<{ reason: string | null }>(
+      "SELECT reason FROM task_events WHERE job_id = $1 AND state = 'KILLED'",
+      [jobId],
+    );
+    expect(ended.map((e) => e.reason)).toEqual(["PREEMPTED"]);
+  });
+
   it("a scheduler restart onto a cluster that lost every run: LOST, replaced, nothing counted", async () => {
     const first = await testSim({ agents: [agent("a1.test")] });
     const a = await runtimeOn(first.url);

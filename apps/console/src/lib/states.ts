@@ -13,7 +13,8 @@ const TASK_TONES: Record<string, Tone> = {
   STARTING: "info",
   INITIALIZED: "idle",
   FAILED: "bad",
-  LOST: "bad",
+  // The cluster lost the run (its agent, a restart): not the task's failure, and it is replaced.
+  LOST: "warn",
   PREEMPTING: "warn",
   KILLING: "warn",
   KILLED: "idle",

@@ -20,7 +20,9 @@ export const INSTANCE_GROUPS = [
   { key: "placing", label: "placing", states: ["READY", "PLACING", "PLACED"], bar: "bg-info/45" },
   { key: "pending", label: "pending", states: ["PENDING", "INITIALIZED"], bar: "bg-warn" },
   { key: "stopping", label: "stopping", states: ["KILLING", "PREEMPTING"], bar: "bg-warn/50" },
-  { key: "failed", label: "failed", states: ["FAILED", "LOST"], bar: "bg-bad" },
+  { key: "failed", label: "failed", states: ["FAILED"], bar: "bg-bad" },
+  // Lost by the cluster (agent gone, a restart): being replaced, not a failure of the task.
+  { key: "lost", label: "lost", states: ["LOST"], bar: "bg-warn/70" },
   { key: "killed", label: "killed", states: ["KILLED"], bar: "bg-idle" },
 ] as const;
 

@@ -20,7 +20,7 @@ import { TaskRuns } from "./task-runs";
 import { TaskVolumeFact } from "./task-volume";
 
 const WAITING = new Set(["INITIALIZED", "PENDING", "READY", "PLACING", "PLACED"]);
-const FAILED = new Set(["FAILED", "LOST"]);
+const ENDED_BADLY = new Set(["FAILED", "LOST"]);
 
 /** Why the instance is where it is, when that is what the reader came for: waiting, or failed. */
 function Why({ task }: { task: TaskDetail }) {
@@ -32,9 +32,14 @@ function Why({ task }: { task: TaskDetail }) {
         {task.message}
       </Notice>
     );
-  if (FAILED.has(task.state))
+  if (ENDED_BADLY.has(task.state))
     return (
-      <Notice tone="bad" title={`Run ${task.runId} ${task.state.toLowerCase()}`} testId="task-why">
+      <Notice
+        // LOST: the cluster lost the run (agent, restart); it is not counted against the task.
+        tone={task.state === "LOST" ? "warn" : "bad"}
+        title={`Run ${task.runId} ${task.state.toLowerCase()}`}
+        testId="task-why"
+      >
         {task.reason && <span className="mr-1.5 font-mono">{task.reason}</span>}
         {task.message}
         {task.failureCount > 0 &&
