@@ -245,12 +245,16 @@ describe("host manager on mesos-sim", () => {
         )
       )[0];
     await expect.poll(hostState).toMatchObject({ state: "DOWN" });
-    // A lost agent is the cluster's failure: the batch task gets a new run, queued at once.
+    // A lost agent is the cluster's failure, not the task's: the batch task gets a new run,
+    // queued at once, and its failure count stays 0 (issue 13).
     await expect.poll(async () => (await taskRow(taskIds[0]!)).state).toBe("PENDING");
     expect((await eventsOf(taskIds[0]!)).slice(-3)).toMatchObject([
       { state: "LOST", reason: "REASON_AGENT_REMOVED" },
-      { state: "INITIALIZED", reason: "RESTART_AFTER_FAILURE" },
+      { state: "INITIALIZED", reason: "SYSTEM_ENDED" },
       { state: "PENDING", reason: "ENQUEUED" },
+    ]);
+    expect(await sql("SELECT failure_count FROM tasks WHERE id = $1", [taskIds[0]])).toEqual([
+      { failure_count: 0 },
     ]);
     // No offer of a lost agent stays in the pool.
     expect(hm.hosts().map((h) => h.hostname)).toEqual(["gpu-1.test"]);
