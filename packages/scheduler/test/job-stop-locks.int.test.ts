@@ -91,12 +91,15 @@ describe("job stop of a large job while its tasks are being updated", () => {
       const { jobId, taskIds } = await batchJob(gateway, INSTANCES);
       const { log, warnings } = warningsLogger();
       const writer = new TaskWriter(gateway, log, { windowMs: 1 });
+      let settled = 0;
       const writes = statusBatches(jobId, taskIds, round).map((changes) =>
-        writer.write({ changes }),
+        writer.write({ changes }).finally(() => settled++),
       );
       // Let the first transactions take their locks, then stop the job among them.
       await new Promise((r) => setTimeout(r, 30 * round));
       const stop = actOnJob(gateway, jobId, { kind: "stop" }, "test");
+      // The stop really ran while status batches were still being written.
+      expect(settled).toBeLessThan(writes.length);
       const [stopped, ...written] = await Promise.all([stop, ...writes]);
       expect(stopped).toMatchObject({ ok: true, goalState: "KILLED" });
       expect(warnings).toEqual([]);
@@ -115,5 +118,5 @@ describe("job stop of a large job while its tasks are being updated", () => {
     await new Promise((r) => setTimeout(r, 1_200));
     await sql("SELECT pg_stat_clear_snapshot()");
     expect(await deadlocksSoFar()).toBe(before);
-  });
+  }, 240_000);
 });
