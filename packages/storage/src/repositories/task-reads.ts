@@ -27,6 +27,7 @@ export interface TaskRecord {
   /** Why it is in its state: a code from a closed set, and the sentence the console shows. */
   reason: string | null;
   message: string | null;
+  /** Runs that ended by the task's own fault (engine `runEndCause`); lost or preempted runs do not count. */
   failureCount: number;
   cpu: number;
   memMb: number;
