@@ -45,6 +45,16 @@ export async function reconcileDaemons(
     const plan = daemonInstancesFor(eligible, existing, firstFree);
     if (plan.add.length === 0 && plan.stop.length === 0) continue;
     await gateway.transaction(async (tx) => {
+      // Task rows before the job row, all in one statement (id order): the lock order of
+      // every bulk task write (storage task-locks.ts), or this meets the task writer in a deadlock.
+      if (plan.stop.length > 0)
+        await tx.taskIntents.setGoal(
+          {
+            jobId: daemon.id,
+            instances: plan.stop.map((s) => ({ from: s.instance, to: s.instance })),
+          },
+          "DELETED",
+        );
       if (plan.add.length > 0) {
         const pinned = new Map(plan.add.map((a) => [a.instance, a.host]));
         const instances = plan.add.map((a) => a.instance);
@@ -58,11 +68,6 @@ export async function reconcileDaemons(
           { jobId: daemon.id, state: "PENDING", delta: instances.length },
         ]);
       }
-      for (const s of plan.stop)
-        await tx.taskIntents.setGoal(
-          { jobId: daemon.id, instances: [{ from: s.instance, to: s.instance }] },
-          "DELETED",
-        );
       await tx.jobs.writeIntent(daemon.id, job.version, {
         instanceCount: plan.keep.length + plan.add.length,
       });
