@@ -12,8 +12,9 @@
  *
  * FOR NO KEY UPDATE is the lock the UPDATE itself takes: it still lets a
  * task's events be inserted (their foreign key takes KEY SHARE). The cost
- * is one index lookup per row before the UPDATE's own (measured: a few
- * percent of a 4,000-change write on a 100k-task table).
+ * is one index lookup and lock per row before the UPDATE's own (measured
+ * on a 100k-task table: within the noise of a 4,000-change write, median
+ * 0.84 s with it, 0.93 s without, on a loaded machine).
  */
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
