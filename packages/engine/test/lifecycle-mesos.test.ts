@@ -72,6 +72,13 @@ describe("applyMesosUpdate", () => {
       expected: { kind: "MOVE", to: "KILLED", reason: "PREEMPTED" },
     },
     {
+      name: "a preempted run that exits non-zero on the kill's signal is preempted too",
+      current: "PREEMPTING",
+      update: "TASK_FAILED",
+      reason: "REASON_COMMAND_EXECUTOR_FAILED",
+      expected: { kind: "MOVE", to: "FAILED", reason: "PREEMPTED" },
+    },
+    {
       name: "an ordinary kill keeps Mesos' words",
       current: "KILLING",
       update: "TASK_KILLED",

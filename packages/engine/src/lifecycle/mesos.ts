@@ -79,9 +79,9 @@ export type MesosUpdateOutcome =
  * one for an earlier stage of the run than the one recorded
  * (EARLIER_STAGE: TASK_STARTING for a RUNNING run is an update Mesos sent
  * again because its acknowledgement was lost in a scheduler restart; Mesos
- * delivers at least once). A kill
- * that ends a PREEMPTING run is stored with the reason PREEMPTED, which keeps
- * it from counting as a failure.
+ * delivers at least once). Any end of a PREEMPTING run (killed, or it
+ * exited on the kill's signal) is stored with the reason PREEMPTED, which
+ * keeps it from counting as a failure and reruns a batch task.
  */
 const STILL_UP: ReadonlySet<TaskState> = new Set(["LAUNCHED", "STARTING", "RUNNING", "KILLING"]);
 
@@ -111,6 +111,7 @@ export function applyMesosUpdate(current: TaskState, status: MesosStatus): Mesos
         allowed: TASK_TRANSITIONS[current],
       },
     };
-  const preempted = current === "PREEMPTING" && to === "KILLED";
+  // However it ended (killed, or it exited on the signal), a run we were preempting was preempted.
+  const preempted = current === "PREEMPTING" && isTerminalTaskState(to);
   return { kind: "MOVE", to, reason: preempted ? PREEMPTED_REASON : reason };
 }
