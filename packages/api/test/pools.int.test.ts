@@ -452,7 +452,7 @@ describe("pools.preview", () => {
         field: "resources.cpu.reservation",
         code: "CHILDREN_RESERVATION_EXCEEDS_PARENT",
         message:
-          "/a/y cpu: reservation 50 exceeds the parent /a's reservation 10 minus its other children's 5 (5 left)",
+          "/a/y cpu: reservation 50 (with its sibling pools' 5, 55) exceeds the parent /a's reservation 10 by 45",
       },
     ]);
   });
