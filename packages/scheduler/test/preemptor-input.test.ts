@@ -91,6 +91,7 @@ const leaf = (id: string, path: string, entitlement: number): LeafPoolNumbers =>
   slackEntitlement: zeroResources(),
   reservation: zeroResources(),
   controllerLimitPercent: null,
+  limit: { cpu: Infinity, gpu: Infinity, memory: Infinity, disk: Infinity },
 });
 
 const pool = (path: string, entitlement: number, allocation: number): PreemptionPool => ({
