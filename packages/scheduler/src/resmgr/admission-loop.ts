@@ -123,7 +123,7 @@ export class AdmissionLoop implements SchedulerLoop {
       const note = noteChange(
         t,
         "POOL_NOT_LEAF",
-        "its pool has child pools now, and only leaf pools admit tasks; move the job to a leaf pool",
+        "its pool has child pools now, and only leaf pools admit tasks; a job cannot move: delete the child pools or resubmit the job to a leaf pool",
       );
       if (note) notes.push(note);
     }
