@@ -238,7 +238,7 @@ const cases: Case[] = [
         gang("np2").nonPreemptible().needs({ cpu: 1 }),
       ),
     admitted: ["np2"],
-    waiting: ["np:CAN_NEVER_FIT@1"],
+    waiting: ["np:CAN_NEVER_FIT@0"],
     says: "can never fit in pool /a: this task is non-preemptible and needs 3 cpu cores, above the pool's cpu reservation of 2 (non-preemptible work never runs on borrowed resources); set aside so the gangs behind it go ahead, until the hosts or the pool change",
   },
   {
@@ -250,7 +250,7 @@ const cases: Case[] = [
         gang("small").needs({ cpu: 1, memory: 256 }),
       ),
     admitted: ["small"],
-    waiting: ["big:CAN_NEVER_FIT@1"],
+    waiting: ["big:CAN_NEVER_FIT@0"],
     says: "can never fit in pool /a: this gang of 4 tasks needs 1024 MB of memory, above the pool's memory limit of 512; set aside so the gangs behind it go ahead, until the hosts or the pool change",
   },
   {
@@ -275,8 +275,8 @@ const cases: Case[] = [
     admitted: [],
     waiting: [
       "wait:POOL_OVER_ENTITLEMENT@1",
-      "never:CAN_NEVER_FIT@2",
-      "after:BEHIND_BLOCKED_GANG@3",
+      "never:CAN_NEVER_FIT@0",
+      "after:BEHIND_BLOCKED_GANG@2",
     ],
   },
 ];

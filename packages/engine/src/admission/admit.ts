@@ -41,7 +41,7 @@ export interface AdmittedGang {
 export interface WaitingGang {
   readonly gang: AdmissionGang;
   readonly queue: AdmissionQueue;
-  /** 1 for the first gang still waiting in its queue. */
+  /** 1 for the first gang still waiting in its queue; 0 for one set aside (CAN_NEVER_FIT). */
   readonly position: number;
   readonly reason: AdmissionReason;
 }
@@ -79,10 +79,11 @@ export function admitPool(pool: AdmissionPool, cluster?: ClusterShape): PoolAdmi
     for (const gang of gangs) {
       const never = whyNeverFits(gang, bounds);
       if (never !== null) {
+        // Set aside: it has no place in line (position 0).
         waiting.push({
           gang,
           queue,
-          position: ++position,
+          position: 0,
           reason: { code: "CAN_NEVER_FIT", pool: pool.path, cause: never },
         });
         continue;

@@ -259,7 +259,12 @@ async function changeFacts(
 ): Promise<ChangeFacts> {
   const pool = poolNeedingJobNames(snapshot, request);
   if (!pool) return {};
-  const page = await repos.jobs.list({ poolId: pool.id, limit: NAMED_JOBS, sort: "name" });
+  const page = await repos.jobs.list({
+    poolId: pool.id,
+    limit: NAMED_JOBS,
+    sort: "name",
+    order: "asc",
+  });
   return { parentJobNames: page.items.map((j) => j.name) };
 }
 
