@@ -9,8 +9,9 @@
  *               job of the same pool is admitted past it; when the host comes
  *               back, the first job is admitted too.
  *
- * Hosts are written to storage directly (the host manager's rows); the real
- * admission loop runs on the scratch database.
+ * The first cases write hosts to storage directly (the host manager's rows)
+ * and run the real admission loop alone; the last runs the whole scheduler on
+ * mesos-sim, where the big host's agent leaves under a running service.
  */
 
 import { jobConfigSchema } from "@peloton/engine";
@@ -25,7 +26,7 @@ import { AdmissionLoop } from "../src/resmgr/admission-loop.ts";
 import { createRespoolService } from "../src/respool/service.ts";
 import { log, onCleanup } from "./support/cluster.ts";
 import { sql } from "./support/db.ts";
-import { leafPool, ROOMY, submit, tasksOf } from "./support/system.ts";
+import { agent, allIn, leafPool, ROOMY, startSystem, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -166,5 +167,41 @@ describe("gangs that can never fit", () => {
     await gateway.hosts.upsert(host("big.test", 8));
     loop.kick();
     await expect.poll(() => reasonsOf(first), { timeout: 10_000 }).toEqual(["READY ADMITTED"]);
+  });
+});
+
+describe("gangs that can never fit, on mesos-sim", () => {
+  it("a service whose only big host leaves waits aside as CAN_NEVER_FIT; a later job runs; the host returns and it runs again", async () => {
+    const { sim } = await startSystem(gateway, [
+      agent("big.test", { resources: { cpus: 8, mem: 8192 } }),
+      agent("small.test", { resources: { cpus: 2, mem: 8192 } }),
+    ]);
+    const pool = await leafPool(gateway, "svc", ROOMY);
+    const big = await submit(gateway, pool, {
+      ...job("needs-big", 6),
+      type: "SERVICE",
+      defaultConfig: { resource: { cpuLimit: 6, memLimitMb: 64 }, command: { value: "sleep 600" } },
+    });
+    await allIn(big, "RUNNING", 30_000);
+    await sim.removeAgent(sim.agents().find((a) => a.hostname === "big.test")!.id);
+    // Its run is lost; the new run can never fit on what is left, and says why.
+    await expect
+      .poll(async () => (await tasksOf(big)).map((t) => `${t.state} ${t.reason}`), {
+        timeout: 30_000,
+      })
+      .toEqual(["PENDING CAN_NEVER_FIT"]);
+    expect((await tasksOf(big))[0]!.message).toMatch(
+      /^can never fit in pool \/svc: a task needs 6 cpu cores, and the largest host \(of 1\) has 2 cpu cores/,
+    );
+    // A later job of the same pool is not held up behind it.
+    const later = await submit(gateway, pool, {
+      ...job("later", 1),
+      type: "SERVICE",
+      defaultConfig: { resource: { cpuLimit: 1, memLimitMb: 64 }, command: { value: "sleep 600" } },
+    });
+    await allIn(later, "RUNNING", 30_000);
+    // The cluster grows again: the service runs again.
+    await sim.addAgent({ hostname: "big-2.test", resources: { cpus: 8, mem: 8192 } });
+    await allIn(big, "RUNNING", 30_000);
   });
 });
