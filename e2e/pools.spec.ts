@@ -105,7 +105,7 @@ test.describe("resource pools", () => {
     await cpuReservation(page).fill("20");
     const error = fieldError(page, "resources.cpu.reservation");
     await expect(error).toHaveText(
-      "/web cpu: reservation 20 exceeds the root (the cluster capacity)'s reservation 64 minus its other children's 48 (16 left)",
+      "/web cpu: reservation 20 (with its sibling pools' 48, 68) exceeds the root (the cluster capacity)'s reservation 64 by 4",
     );
     await expect(cpuReservation(page)).toHaveAttribute("aria-invalid", "true");
     await expect(main(page).getByTestId("preview-invalid")).toBeVisible();

@@ -58,8 +58,14 @@ describe("jobs through the API on a running system", () => {
 
   it("a job whose pool has no room stays PENDING, and jobs.get says why", async () => {
     await startSystem(gateway, [agent("a1.test")]);
+    // A STATIC sibling keeps all but half of the agent's 4 cores, so /tiny is
+    // entitled to 0.5: its 1-core tasks wait for room. (Its limit, 1, lets
+    // them fit one day: a pool whose limit is below a task refuses the job.)
+    await leafPool(gateway, "hog", {
+      cpu: { reservation: 3.5, limit: 3.5, share: 1, type: "STATIC" },
+    });
     const pool = await leafPool(gateway, "tiny", {
-      cpu: { reservation: 0.5, limit: 0.5, share: 1 },
+      cpu: { reservation: 0.5, limit: 1, share: 1 },
       memory: { reservation: 1024, limit: 1024, share: 1 },
     });
     const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 3, cpu: 1 }) });

@@ -124,6 +124,41 @@ describe("jobs.create", () => {
     expect(await rowCounts()).toEqual({ jobs: 0, tasks: 0, events: 0 });
   });
 
+  it("refuses a task larger than every host, with the numbers, and stores nothing", async () => {
+    const pool = await leafPool(gateway);
+    for (const [hostname, cpu] of [
+      ["h1", 4],
+      ["h2", 8],
+    ] as const)
+      await gateway.hosts.upsert({
+        hostname,
+        agentId: `agent-${hostname}`,
+        attributes: {},
+        cpu,
+        memMb: 8192,
+        diskMb: 100_000,
+        gpu: 0,
+        ports: [],
+        state: "UP",
+      });
+    const { code, issues } = await issuesOf(() =>
+      caller.jobs.create({ pool, yaml: batchYaml({ instances: 2, cpu: 12 }) }),
+    );
+    expect(code).toBe("BAD_REQUEST");
+    expect(issues).toEqual([
+      {
+        code: "CAN_NEVER_FIT",
+        field: "defaultconfig.resource",
+        // The resource mapping's first line: cpulimit.
+        line: 9,
+        column: 5,
+        message:
+          "instance 0 can never run in pool /batch: a task needs 12 cpu cores, and the largest host (of 2) has 8 cpu cores",
+      },
+    ]);
+    expect(await rowCounts()).toEqual({ jobs: 0, tasks: 0, events: 0 });
+  });
+
   it("refuses a pool that does not exist, or has children", async () => {
     await leafPool(gateway);
     expect(

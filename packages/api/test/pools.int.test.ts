@@ -408,6 +408,50 @@ describe("every rule reaches the API as a field-level issue, and nothing is writ
   });
 });
 
+describe("pool rules that keep children and jobs from being stranded (issue 14)", () => {
+  it("refuses lowering a parent's reservation below its children's, with the numbers", async () => {
+    const before = await writes();
+    // /a's children reserve 5 + 5 = 10.
+    const err = await rejection(
+      caller.pools.update({ path: "/a", version: 1, config: config("a", cpu(8, 100)) }),
+    );
+    expect(err.code).toBe("BAD_REQUEST");
+    expect(err.issues).toEqual([
+      {
+        field: "resources.cpu.reservation",
+        code: "RESERVATION_BELOW_CHILDREN",
+        message:
+          "/a cpu: reservation 8 is below its children's reservations 10 (/a/x 5 + /a/y 5); lower theirs first",
+      },
+    ]);
+    expect(await writes()).toEqual(before);
+  });
+
+  it("refuses a child under a pool with jobs, naming the job", async () => {
+    const before = await writes();
+    const err = await rejection(
+      caller.pools.create({ path: "/a/x/sub", config: config("sub", cpu(0, 10)) }),
+    );
+    expect(err.code).toBe("PRECONDITION_FAILED");
+    expect(err.issues).toEqual([
+      {
+        field: "path",
+        code: "PARENT_HAS_JOBS",
+        message:
+          "/a/x/sub: /a/x has 1 job (job-in-x); jobs run in leaf pools only, so a pool with jobs cannot get a child pool (its jobs would wait forever): delete them first or choose another parent",
+      },
+    ]);
+    expect(await writes()).toEqual(before);
+    // The preview says the same before anyone presses save.
+    const preview = await caller.pools.preview({
+      action: "create",
+      path: "/a/x/sub",
+      config: config("sub", cpu(0, 10)),
+    });
+    expect(preview.issues.map((i) => i.message)).toEqual([err.issues[0]!.message]);
+  });
+});
+
 describe("pools.preview", () => {
   it("shows every affected pool's entitlement before → after, and writes nothing", async () => {
     const before = await writes();
@@ -452,7 +496,7 @@ describe("pools.preview", () => {
         field: "resources.cpu.reservation",
         code: "CHILDREN_RESERVATION_EXCEEDS_PARENT",
         message:
-          "/a/y cpu: reservation 50 exceeds the parent /a's reservation 10 minus its other children's 5 (5 left)",
+          "/a/y cpu: reservation 50 (with its sibling pools' 5, 55) exceeds the parent /a's reservation 10 by 45",
       },
     ]);
   });

@@ -27,6 +27,9 @@ export function buildProgram(io: ProgramIo): Command {
       "Peloton: a unified resource scheduler (batch, stateless, stateful and daemon jobs)",
     )
     .version(VERSION, "-v, --version")
+    // The program's own options (--version, --help) only before a command, so
+    // a command may have a --version of its own (`respool update --version N`).
+    .enablePositionalOptions()
     .addHelpText("after", `\nThe API is read from PELOTON_URL (default http://localhost:3000).`)
     .showHelpAfterError()
     .exitOverride();

@@ -2,8 +2,10 @@
  * The real `peloton` binary against the real API over HTTP (the same router
  * and error formatter as the console's route) on the scratch database.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -102,12 +104,83 @@ describe("peloton respool", () => {
   });
 
   it("updates the pool from a camelCase file with enum names, recording the CLI's actor", async () => {
-    const run = await peloton("respool", "update", "/team6", fixture("team-respool-update.yaml"));
+    const run = await peloton(
+      "respool",
+      "update",
+      "/team6",
+      fixture("team-respool-update.yaml"),
+      "--version",
+      "1",
+    );
     expect(run).toMatchObject({ code: 0, stdout: "Resource Pool /team6 updated\n" });
     const lookup = await peloton("respool", "lookup", "/team6");
     expect(lookup.stdout).toMatch(/\ncpu\s+12\s+40\s+1\s+STATIC\s/);
     const history = await ctx.gateway.poolHistory.list("/team6", { limit: 1 });
     expect(history.items[0]).toMatchObject({ action: "UPDATE", actor: "cli-user", version: 2 });
+  });
+
+  it("lookup and dump print the version they read", async () => {
+    const looked = parse((await peloton("respool", "lookup", "/team6", "--format", "yaml")).stdout);
+    expect(looked).toEqual([expect.objectContaining({ version: 2 })]);
+    const dumped = JSON.parse((await peloton("respool", "dump", "--format", "json")).stdout);
+    expect(dumped).toEqual([expect.objectContaining({ version: 2 })]);
+  });
+
+  it("refuses an update made from a stale lookup, and --force writes over it", async () => {
+    // Alice saves the pool as lookup prints it (version 2) and edits her copy.
+    const dir = mkdtempSync(join(tmpdir(), "respool-"));
+    const aliceFile = join(dir, "team6.yaml");
+    const saved = (await peloton("respool", "lookup", "/team6", "--format", "yaml")).stdout;
+    writeFileSync(
+      aliceFile,
+      saved.replace("description: Team 6's batch pool", "description: alice"),
+    );
+    expect(saved).toContain("version: 2");
+    // Meanwhile Bob changes the pool (version 3).
+    const bob = await peloton(
+      "respool",
+      "update",
+      "/team6",
+      fixture("team-respool-update.yaml"),
+      "--version",
+      "2",
+    );
+    expect(bob.code).toBe(0);
+    // Alice's write would silently undo Bob's: refused, with the versions and the way out.
+    expectOneLineError(
+      await peloton("respool", "update", "/team6", aliceFile),
+      "/team6 was changed since version 2 (now 3): run `peloton respool lookup /team6 --format yaml` and edit again, or pass --force",
+    );
+    expect((await ctx.gateway.pools.getByPath("/team6"))?.description).toBe("Team 6's batch pool");
+    // --version names the base instead of the file: still stale.
+    expectOneLineError(
+      await peloton("respool", "update", "/team6", aliceFile, "--version", "1"),
+      "/team6 was changed since version 1 (now 3)",
+    );
+    // --force: Peloton's plain update, whatever the version.
+    expect(await peloton("respool", "update", "/team6", aliceFile, "--force")).toMatchObject({
+      code: 0,
+      stdout: "Resource Pool /team6 updated\n",
+    });
+    const after = await ctx.gateway.pools.getByPath("/team6");
+    expect(after).toMatchObject({ description: "alice", version: 4 });
+  });
+
+  it("refuses an update whose file names no version, saying how to give one", async () => {
+    expectOneLineError(
+      await peloton("respool", "update", "/team6", fixture("team-respool-update.yaml")),
+      /does not say which version of \/team6 it was made from: .*--version N, or pass --force/,
+    );
+  });
+
+  it("reads a plain config's own `version:` and keeps its other lines' numbers", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "respool-"));
+    const file = join(dir, "plain.yaml");
+    writeFileSync(file, "version: 4\nname: team6\nresources:\n  - { kind: cpu, limitt: 1 }\n");
+    expectOneLineError(
+      await peloton("respool", "update", "/team6", file),
+      /plain\.yaml: resources\[0\]\.limitt \(line 4\): unknown field "limitt"/,
+    );
   });
 
   it("refuses a file with an unknown field, naming the field and its line", async () => {

@@ -15,19 +15,29 @@ export {
   type WaitingGang,
 } from "./admission/admit.ts";
 export { firstKindOver } from "./admission/checks.ts";
-export { describeAdmissionReason } from "./admission/describe.ts";
+export { describeAdmissionReason, describeNeverFit } from "./admission/describe.ts";
 export type {
   AdmissionGang,
   AdmissionInput,
   AdmissionPool,
+  ClusterShape,
+  HostShape,
   PoolAllocation,
+  TaskShape,
 } from "./admission/input.ts";
+export {
+  type GangNeeds,
+  hostHolds,
+  type NeverFitBounds,
+  whyNeverFits,
+} from "./admission/never-fits.ts";
 export { buildQueues, queueOf, queueOrder } from "./admission/queues.ts";
 export {
   ADMISSION_QUEUES,
   type AdmissionQueue,
   type AdmissionReason,
   type AdmissionReasonCode,
+  type NeverFitCause,
   type ShortfallReason,
 } from "./admission/reasons.ts";
 // Constraints (the normalised form shared by the job config and placement), their
@@ -373,6 +383,7 @@ export {
   type PoolValidationError,
 } from "./respool/validation/errors.ts";
 export type { PoolDeleteFacts } from "./respool/validation/rules/delete.ts";
+export type { PoolJobsFacts } from "./respool/validation/rules/jobs.ts";
 export {
   movedPath,
   type TreeSnapshot,

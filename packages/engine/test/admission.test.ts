@@ -11,7 +11,7 @@ import {
   type PoolAdmission,
   queueOf,
 } from "../src/index.ts";
-import { gang, type LeafBuilder, leaf } from "./support/admission-builders.ts";
+import { cluster, gang, type LeafBuilder, leaf } from "./support/admission-builders.ts";
 
 interface Case {
   name: string;
@@ -190,7 +190,8 @@ const cases: Case[] = [
     name: "check order: the entitlement refusal is reported before the reservation one",
     pool: leaf("/a")
       .entitled({ cpu: 5 })
-      .reserve({ cpu: 1 })
+      .reserve({ cpu: 6 })
+      .nonPreemptibleAlloc({ cpu: 1 })
       .queue(gang("np").nonPreemptible().needs({ cpu: 6 })),
     admitted: [],
     waiting: ["np:POOL_OVER_ENTITLEMENT@1"],
@@ -216,7 +217,8 @@ const cases: Case[] = [
     name: "a blocked queue does not stop the next queue",
     pool: leaf("/a")
       .entitled({ cpu: 10 })
-      .reserve({ cpu: 2 })
+      .reserve({ cpu: 4 })
+      .nonPreemptibleAlloc({ cpu: 2 })
       .queue(
         gang("np").nonPreemptible().needs({ cpu: 3 }),
         gang("np2").nonPreemptible().needs({ cpu: 1 }),
@@ -225,7 +227,128 @@ const cases: Case[] = [
     admitted: ["p"],
     waiting: ["np:RESERVATION_EXHAUSTED@1", "np2:BEHIND_BLOCKED_GANG@2"],
   },
+  // Gangs that can never fit are set aside (issue 14)
+  {
+    name: "a non-preemptible gang above the whole reservation is set aside; the one behind goes ahead",
+    pool: leaf("/a")
+      .entitled({ cpu: 10 })
+      .reserve({ cpu: 2 })
+      .queue(
+        gang("np").nonPreemptible().needs({ cpu: 3 }),
+        gang("np2").nonPreemptible().needs({ cpu: 1 }),
+      ),
+    admitted: ["np2"],
+    waiting: ["np:CAN_NEVER_FIT@0"],
+    says: "can never fit in pool /a: this task is non-preemptible and needs 3 cpu cores, above the pool's cpu reservation of 2 (non-preemptible work never runs on borrowed resources); set aside so the gangs behind it go ahead, until the hosts or the pool change",
+  },
+  {
+    name: "a gang above the pool's limit is set aside",
+    pool: leaf("/a")
+      .limited({ memory: 512 })
+      .queue(
+        gang("big").tasks(4).needs({ cpu: 4, memory: 1024 }),
+        gang("small").needs({ cpu: 1, memory: 256 }),
+      ),
+    admitted: ["small"],
+    waiting: ["big:CAN_NEVER_FIT@0"],
+    says: "can never fit in pool /a: this gang of 4 tasks needs 1024 MB of memory, above the pool's memory limit of 512; set aside so the gangs behind it go ahead, until the hosts or the pool change",
+  },
+  {
+    name: "a revocable gang is not held to the limit (slack has none)",
+    pool: leaf("/a")
+      .limited({ cpu: 1 })
+      .slackEntitled({ cpu: 8 })
+      .queue(gang("r").revocable().needs({ cpu: 4 })),
+    admitted: ["r"],
+    waiting: [],
+  },
+  {
+    name: "a set-aside gang behind a blocked one still says it can never fit",
+    pool: leaf("/a")
+      .entitled({ cpu: 2 })
+      .limited({ cpu: 5 })
+      .queue(
+        gang("wait").needs({ cpu: 3 }),
+        gang("never").needs({ cpu: 6 }),
+        gang("after").needs({ cpu: 1 }),
+      ),
+    admitted: [],
+    waiting: [
+      "wait:POOL_OVER_ENTITLEMENT@1",
+      "never:CAN_NEVER_FIT@0",
+      "after:BEHIND_BLOCKED_GANG@2",
+    ],
+  },
 ];
+
+describe("admission: gangs that could never run on the hosts", () => {
+  const hosts = cluster({ cpu: 4, memory: 4096, ports: 2 }, { cpu: 8, memory: 1024, ports: 2 });
+  const run = (...gangs: ReturnType<typeof gang>[]) =>
+    admit({
+      pools: [
+        leaf("/a")
+          .queue(...gangs)
+          .build(),
+      ],
+      cluster: hosts,
+    }).pools[0]!;
+  const said = (r: PoolAdmission) => r.waiting.map((w) => describeAdmissionReason(w.reason));
+
+  it("a task larger than every host is set aside with the largest host's number", () => {
+    const r = run(
+      gang("huge").needs({ cpu: 16 }).eachTask({ cpu: 16 }),
+      gang("ok").eachTask({ cpu: 1 }),
+    );
+    expect(r.admitted.map((a) => a.gang.id)).toEqual(["ok"]);
+    expect(said(r)).toEqual([
+      "can never fit in pool /a: a task needs 16 cpu cores, and the largest host (of 2) has 8 cpu cores; set aside so the gangs behind it go ahead, until the hosts or the pool change",
+    ]);
+  });
+
+  it("each kind fits some host but no host has them all", () => {
+    const r = run(gang("odd").needs({ cpu: 6, memory: 2048 }).eachTask({ cpu: 6, memory: 2048 }));
+    expect(said(r)[0]).toContain(
+      "no host (of 2) has all a task needs at once: 6 cpu cores, 2048 MB of memory",
+    );
+  });
+
+  it("more ports than any host offers", () => {
+    const r = run(gang("p").eachTask({ cpu: 1 }, 3));
+    expect(said(r)[0]).toContain("a task needs 3 ports, and any of the 2 hosts offers at most 2");
+  });
+
+  it("a gang whose tasks each fit a host but together exceed the cluster", () => {
+    const r = run(gang("g").tasks(4).needs({ cpu: 16 }).eachTask({ cpu: 4 }));
+    expect(said(r)[0]).toContain(
+      "this gang of 4 tasks needs 16 cpu cores, more than the whole cluster's 12",
+    );
+  });
+
+  it("once a large enough host joins, the same gang is admitted", () => {
+    const bigger = cluster({ cpu: 4, memory: 4096 }, { cpu: 32, memory: 4096 });
+    const r = admit({
+      pools: [
+        leaf("/a")
+          .queue(gang("huge").needs({ cpu: 16 }).eachTask({ cpu: 16 }))
+          .build(),
+      ],
+      cluster: bigger,
+    }).pools[0]!;
+    expect(r.admitted.map((a) => a.gang.id)).toEqual(["huge"]);
+  });
+
+  it("no hosts registered yet: nothing is judged against them", () => {
+    const r = admit({
+      pools: [
+        leaf("/a")
+          .queue(gang("g").needs({ cpu: 1 }).eachTask({ cpu: 1 }))
+          .build(),
+      ],
+      cluster: { capacity: { cpu: 0, gpu: 0, memory: 0, disk: 0 }, hosts: [] },
+    }).pools[0]!;
+    expect(r.admitted.map((a) => a.gang.id)).toEqual(["g"]);
+  });
+});
 
 describe("admission", () => {
   it.each(cases)("$name", ({ pool, admitted, waiting, says }) => {
@@ -314,7 +437,7 @@ describe("admission", () => {
       "RESERVATION_EXHAUSTED",
     ]);
     for (const w of result.waiting)
-      expect(describeAdmissionReason(w.reason)).toMatch(/^(pool|waiting)/);
+      expect(describeAdmissionReason(w.reason)).toMatch(/^(pool|waiting|can never fit)/);
   });
 });
 

@@ -207,6 +207,11 @@ describe("gangsOf: Peloton's ConvertToResMgrGangs", () => {
       preemptible: false,
       revocable: false,
       controller: false,
+      // Each task's own request, for "does any host hold it" (admission/never-fits.ts).
+      shapes: [
+        { resources: { cpu: 2, gpu: 0, memory: 100, disk: 0 }, ports: 0 },
+        { resources: { cpu: 1, gpu: 0, memory: 50, disk: 0 }, ports: 0 },
+      ],
     });
   });
 

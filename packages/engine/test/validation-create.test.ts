@@ -109,14 +109,15 @@ const cases: ValidationCase[] = [
     run: create("/infra/ml", config("ml", [cpu(31, 50)])),
     codes: ["CHILDREN_RESERVATION_EXCEEDS_PARENT"],
     // 50 − (20 + 0) = 30 left.
-    says: "/infra/ml cpu: reservation 31 exceeds the parent /infra's reservation 50 minus its other children's 20 (30 left)",
+    // 31 + 20 − 50 = 1 too much.
+    says: "/infra/ml cpu: reservation 31 (with its sibling pools' 20, 51) exceeds the parent /infra's reservation 50 by 1",
   },
   {
     name: "rule 5: the root's reservation is the cluster capacity",
     run: create("/ml", config("ml", [cpu(41, 50)])),
     codes: ["CHILDREN_RESERVATION_EXCEEDS_PARENT"],
-    // 100 − (50 + 10) = 40 left.
-    says: "/ml cpu: reservation 41 exceeds the root (the cluster capacity)'s reservation 100 minus its other children's 60 (40 left)",
+    // 41 + (50 + 10) − 100 = 1 too much.
+    says: "/ml cpu: reservation 41 (with its sibling pools' 60, 101) exceeds the root (the cluster capacity)'s reservation 100 by 1",
   },
   {
     name: "rule 5: sums are compared with ε (0.1 + 0.2 fits in 0.3)",
@@ -179,7 +180,7 @@ describe("pool validation: create", () => {
         reservation: 31,
         parentReservation: 50,
         siblingsReservation: 20,
-        left: 30,
+        shortfall: 1, // 31 + 20 − 50
         parent: "/infra",
       },
     });

@@ -131,9 +131,12 @@ describe("placement on mesos-sim", () => {
     const { sim } = await startSystem(gateway, [
       agent("g-1.test", { resources: { cpus: 4, mem: 8192 } }),
       agent("g-2.test", { resources: { cpus: 4, mem: 8192 } }),
+      agent("g-small.test", { resources: { cpus: 2, mem: 8192 } }),
     ]);
     const pool = await leafPool(gateway, "gangs", ROOMY);
-    // Three tasks of 3 cores on two 4-core hosts: only two fit, so none starts.
+    // Three tasks of 3 cores on two 4-core hosts and a 2-core one: the cluster
+    // has 10 cores, but only two tasks fit a host, so none starts. (On 8 cores
+    // the job would be refused at submit: the gang could never run.)
     const gang = await submit(gateway, pool, {
       ...job("gang", 3, {}, { cpuLimit: 3 }),
       sla: { minimumRunningInstances: 3 },

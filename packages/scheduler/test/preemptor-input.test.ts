@@ -89,8 +89,10 @@ const leaf = (id: string, path: string, entitlement: number): LeafPoolNumbers =>
   path,
   nonSlackEntitlement: cpu(entitlement, 1_000_000),
   slackEntitlement: zeroResources(),
-  reservation: zeroResources(),
+  // Room for every gang: one beyond its pool's bounds is never a waiting gang.
+  reservation: { cpu: 1_000_000, gpu: 1_000_000, memory: 1_000_000, disk: 1_000_000 },
   controllerLimitPercent: null,
+  limit: { cpu: Infinity, gpu: Infinity, memory: Infinity, disk: Infinity },
 });
 
 const pool = (path: string, entitlement: number, allocation: number): PreemptionPool => ({
@@ -274,6 +276,33 @@ describe("the snapshot", () => {
     ]);
     expect(gangs[3]!.taskIds).toEqual(["gang-0", "gang-1"]);
     expect(gangs.every((g) => g.pool === "/a")).toBe(true);
+  });
+
+  it("leaves out a gang that could never fit: killing for it would free room it cannot use", () => {
+    const leaves = new Map([["pool-a", leaf("pool-a", "/a", 4)]]);
+    const configs = new Map([
+      ["huge", config({ sla: { priority: 9, preemptible: true } })],
+      ["ok", config({ sla: { priority: 1, preemptible: true } })],
+    ]);
+    const pending = [
+      task("huge", 0, "PENDING", { priority: 9, queuedAt: at(1) }),
+      task("ok", 0, "PENDING", { queuedAt: at(2) }),
+    ];
+    // The only host has half a core: no task of 1 core ever fits on it.
+    const cluster = {
+      capacity: cpu(0.5, 8192),
+      hosts: [{ resources: cpu(0.5, 8192), ports: 0, hosts: 1 }],
+    };
+    expect(waitingGangs(pending, leaves, configs).map((g) => g.gangId)).toEqual(["huge/0", "ok/0"]);
+    expect(waitingGangs(pending, leaves, configs, cluster)).toEqual([]);
+    const roomy = {
+      capacity: cpu(4, 8192),
+      hosts: [{ resources: cpu(4, 8192), ports: 0, hosts: 1 }],
+    };
+    expect(waitingGangs(pending, leaves, configs, roomy).map((g) => g.gangId)).toEqual([
+      "huge/0",
+      "ok/0",
+    ]);
   });
 });
 

@@ -43,6 +43,7 @@ export {
   HOST_SORT_KEYS,
   type HostListQuery,
   type HostRecord,
+  type HostShapeRecord,
   type HostSortKey,
   type HostStateChange,
   type HostUpsert,

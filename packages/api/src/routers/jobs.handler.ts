@@ -4,7 +4,7 @@
  * errors whose issues name the field and, for YAML, the line (worded once
  * here: STYLE.md, errors are values turned into words at each edge).
  */
-import { jobConfigSchema } from "@peloton/engine";
+import { describeNeverFit, jobConfigSchema, type NeverFitCause } from "@peloton/engine";
 import {
   actOnJob,
   type CreateJobFailure,
@@ -67,7 +67,33 @@ function failureError(
         cause: new IssuesError([{ field: "pool", code: "POOL_NOT_LEAF", message }]),
       });
     }
+    case "never_fits":
+      return neverFitsError(f, positionOf);
   }
+}
+
+/**
+ * A gang that could never run: "instance 0 can never run in pool /a: a task
+ * needs 16 cpu cores, and the largest host (of 2) has 8 cpu cores". The
+ * field is the gang's size for a gang, the task's resources otherwise.
+ */
+function neverFitsError(
+  f: { path: string; instances: readonly number[]; cause: NeverFitCause },
+  positionOf: (field: string) => { field: string; line?: number; column?: number } = (field) => ({
+    field,
+  }),
+): TRPCError {
+  const gang = f.instances.length > 1;
+  const which = gang
+    ? `instances ${f.instances[0]}–${f.instances.at(-1)} (a gang: sla.minimumRunningInstances start together)`
+    : `instance ${f.instances[0]}`;
+  const message = `${which} can never run in pool ${f.path}: ${describeNeverFit(f.cause)}`;
+  const field = gang ? "sla.minimumRunningInstances" : "defaultConfig.resource";
+  return new TRPCError({
+    code: "BAD_REQUEST",
+    message,
+    cause: new IssuesError([{ code: "CAN_NEVER_FIT", message, ...positionOf(field) }]),
+  });
 }
 
 /** `jobs.create`: decode, check, store; nothing is stored when anything is wrong. */
@@ -148,6 +174,8 @@ function actionError(f: JobActionFailure): TRPCError {
         "DAEMON_SCALE",
         "a DAEMON job runs one instance on each eligible host; its instance count follows the hosts",
       );
+    case "never_fits":
+      return neverFitsError(f);
   }
 }
 

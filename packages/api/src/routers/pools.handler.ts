@@ -30,6 +30,7 @@ const RULE_FIELDS: Partial<Record<PoolValidationCode, string>> = {
   PARENT_NOT_FOUND: "path",
   PARENT_IS_SELF: "parent",
   PARENT_IS_DESCENDANT: "parent",
+  PARENT_HAS_JOBS: "path",
 };
 
 /**
@@ -63,7 +64,7 @@ export function failureError(failure: PoolFailure): TRPCError {
   const codes = new Set(failure.errors.map((e) => e.code));
   const code = codes.has("POOL_NOT_FOUND")
     ? "NOT_FOUND"
-    : codes.has("BUSY") || codes.has("NOT_LEAF")
+    : codes.has("BUSY") || codes.has("NOT_LEAF") || codes.has("PARENT_HAS_JOBS")
       ? "PRECONDITION_FAILED"
       : "BAD_REQUEST";
   return new TRPCError({

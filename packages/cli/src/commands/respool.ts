@@ -2,7 +2,8 @@
  * `peloton respool …`: Peloton's resource pool commands over the API.
  *
  *   create <path> <file>   Peloton's respool YAML; the path gives the parent
- *   update <path> <file>   replaces the pool's configuration
+ *   update <path> <file>   replaces the pool's configuration, if still at the file's
+ *                          version (or --version N); --force writes over any version
  *   delete <path>          an idle leaf pool
  *   dump                   every pool (Peloton's ResourcePoolInfo), YAML or JSON
  *   lookup <path>          one pool: its settings beside its entitlement and usage
@@ -10,22 +11,27 @@
 import { readFileSync } from "node:fs";
 import { ConfigError, formatIssue, parsePelotonYaml } from "@peloton/api/config";
 import { type RespoolConfig, respoolConfigSchema } from "@peloton/api/schemas";
+import { TRPCClientError } from "@trpc/client";
 import { type Command, Option } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { CliError } from "../errors.ts";
 import { formatNumber, formatTable } from "../output.ts";
 import { type DumpFormat, formatPoolInfos, poolInfo } from "../respool/pool-info.ts";
+import { readUpdateFile } from "../respool/update-file.ts";
 
 const PATH_ARG = "complete path of the resource pool starting from the root";
 const KINDS = ["cpu", "memory", "disk", "gpu"] as const;
 
-function readConfig(file: string): RespoolConfig {
-  let text: string;
+function readText(file: string): string {
   try {
-    text = readFileSync(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (err) {
     throw new CliError(`unable to open file ${file}: ${(err as Error).message}`);
   }
+}
+
+function readConfig(file: string): RespoolConfig {
+  const text = readText(file);
   try {
     return parsePelotonYaml(text, respoolConfigSchema);
   } catch (err) {
@@ -33,6 +39,22 @@ function readConfig(file: string): RespoolConfig {
       throw new CliError(`${file}: ${err.issues.map(formatIssue).join("; ")}`);
     throw err;
   }
+}
+
+function versionOption(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new CliError(`--version must be a whole number ≥ 1 (the pool's version); got ${text}`);
+  return n;
+}
+
+/** The API's answer to a stale version (HTTP 409). */
+function isConflict(err: unknown): boolean {
+  return (
+    err instanceof TRPCClientError &&
+    (err.data as { code?: string } | undefined)?.code === "CONFLICT"
+  );
 }
 
 const formatOption = () =>
@@ -57,14 +79,37 @@ export function registerRespool(
 
   respool
     .command("update")
-    .description("update an existing resource pool (its whole configuration)")
+    .description(
+      "update an existing resource pool (its whole configuration), if it is still at the version the file was made from",
+    )
     .argument("<respool>", PATH_ARG)
-    .argument("<config>", "YAML resource pool configuration")
-    .action(async (path: string, file: string) => {
-      const config = readConfig(file);
-      // The version read here is the one replaced: a change in between is a conflict.
-      const { version } = await client().pools.get.query({ path });
-      await client().pools.update.mutate({ path, version, config });
+    .argument(
+      "<config>",
+      "YAML resource pool configuration (with `version: N`), or the pool as `respool lookup --format yaml` prints it",
+    )
+    .option("--version <n>", "the pool's version the file was made from (instead of the file's)")
+    .option("--force", "write over the pool whatever its version (an edit made since is lost)")
+    .action(async (path: string, file: string, opts: { version?: string; force?: boolean }) => {
+      const { config, version: fileVersion } = readUpdateFile(file, readText(file), path);
+      const based = opts.force ? null : (versionOption(opts.version) ?? fileVersion);
+      if (!opts.force && based === null)
+        throw new CliError(
+          `${file} does not say which version of ${path} it was made from: start from \`peloton respool lookup ${path} --format yaml\` (it prints the version), add \`version: N\` to the file or pass --version N, or pass --force to write over any change`,
+        );
+      // --force: the version read now is the one replaced (Peloton's plain update).
+      const version = based ?? (await client().pools.get.query({ path })).version;
+      try {
+        await client().pools.update.mutate({ path, version, config });
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+        const now = await client()
+          .pools.get.query({ path })
+          .then((p) => String(p.version))
+          .catch(() => "deleted");
+        throw new CliError(
+          `${path} was changed since version ${version} (now ${now}): run \`peloton respool lookup ${path} --format yaml\` and edit again, or pass --force`,
+        );
+      }
       print(`Resource Pool ${path} updated`);
     });
 

@@ -3,7 +3,8 @@
  * config, parent, children, usages, path). YAML is written the way Peloton's
  * Go YAML encoder writes its structs (all-lowercase keys, enums as numbers);
  * JSON with the protobuf JSON names (camelCase). Either can be read back by
- * `respool create` once `parent` is removed, as in Peloton.
+ * `respool create` once `parent` is removed, as in Peloton, and by
+ * `respool update` as it is (its `version` guards the edit).
  */
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import { stringify } from "yaml";
@@ -49,6 +50,9 @@ export function poolInfo(pool: PoolView, childIds: readonly string[]) {
       slack: pool.resources[kind].slackAllocation,
     })),
     path: { value: pool.path },
+    // Not Peloton's: the version this was read at, so that `respool update`
+    // of an edited copy is refused when the pool changed since.
+    version: pool.version,
   };
 }
 

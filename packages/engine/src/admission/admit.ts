@@ -9,11 +9,22 @@
  *      entitlement, then controller limit, then reservation;
  *   3. a gang that does not fit stops its queue (no overtaking): it waits with
  *      its shortfall, and every gang behind it waits behind it;
- *   4. each admitted gang adds to the allocation the next check sees.
+ *   4. each admitted gang adds to the allocation the next check sees;
+ *   5. a gang that could never fit (never-fits.ts: above every host, the
+ *      cluster, the pool's limit or, non-preemptible, its reservation) is
+ *      set aside with that reason and stops nothing: no overtaking protects
+ *      a turn that can never come.
  */
 import type { Resources } from "../resources/resources.ts";
 import { checkControllerLimit, checkEntitlement, checkReservation } from "./checks.ts";
-import type { AdmissionGang, AdmissionInput, AdmissionPool, PoolAllocation } from "./input.ts";
+import type {
+  AdmissionGang,
+  AdmissionInput,
+  AdmissionPool,
+  ClusterShape,
+  PoolAllocation,
+} from "./input.ts";
+import { whyNeverFits } from "./never-fits.ts";
 import { buildQueues } from "./queues.ts";
 import {
   ADMISSION_QUEUES,
@@ -30,7 +41,7 @@ export interface AdmittedGang {
 export interface WaitingGang {
   readonly gang: AdmissionGang;
   readonly queue: AdmissionQueue;
-  /** 1 for the first gang still waiting in its queue. */
+  /** 1 for the first gang still waiting in its queue; 0 for one set aside (CAN_NEVER_FIT). */
   readonly position: number;
   readonly reason: AdmissionReason;
 }
@@ -51,26 +62,44 @@ export interface AdmissionResult {
 }
 
 export function admit(input: AdmissionInput): AdmissionResult {
-  return { pools: input.pools.map(admitPool) };
+  return { pools: input.pools.map((pool) => admitPool(pool, input.cluster)) };
 }
 
-export function admitPool(pool: AdmissionPool): PoolAdmission {
+export function admitPool(pool: AdmissionPool, cluster?: ClusterShape): PoolAdmission {
   const queues = buildQueues(pool.gangs);
   const held = copyAllocation(pool.allocation);
   const admitted: AdmittedGang[] = [];
   const waiting: WaitingGang[] = [];
+  const bounds = { limit: pool.limit, reservation: pool.reservation, cluster };
   for (const queue of ADMISSION_QUEUES) {
     const gangs = queues[queue];
-    for (let i = 0; i < gangs.length; i++) {
-      const gang = gangs[i]!;
+    // The first refusal's reason, shared by every gang behind it.
+    let blocked: AdmissionReason | null = null;
+    let position = 0;
+    for (const gang of gangs) {
+      const never = whyNeverFits(gang, bounds);
+      if (never !== null) {
+        // Set aside: it has no place in line (position 0).
+        waiting.push({
+          gang,
+          queue,
+          position: 0,
+          reason: { code: "CAN_NEVER_FIT", pool: pool.path, cause: never },
+        });
+        continue;
+      }
+      if (blocked !== null) {
+        waiting.push({ gang, queue, position: ++position, reason: blocked });
+        continue;
+      }
       const shortfall = whyNot(gang, pool, held);
       if (shortfall === null) {
         admitted.push({ gang, queue });
         addGang(held, gang);
         continue;
       }
-      waitBehind(waiting, gangs, i, queue, shortfall);
-      break;
+      blocked = behind(pool, queue, { id: gang.id, reason: shortfall });
+      waiting.push({ gang, queue, position: ++position, reason: shortfall });
     }
   }
   return { path: pool.path, admitted, waiting, allocation: held };
@@ -89,26 +118,19 @@ function whyNot(
   );
 }
 
-/** The blocked gang waits with its shortfall; the rest of its queue waits behind it, sharing that reason. */
-function waitBehind(
-  waiting: WaitingGang[],
-  gangs: readonly AdmissionGang[],
-  blocked: number,
+/** The rest of a blocked queue waits behind its first refusal, sharing that reason. */
+function behind(
+  pool: AdmissionPool,
   queue: AdmissionQueue,
-  shortfall: ShortfallReason,
-): void {
-  const blocker = gangs[blocked]!;
-  waiting.push({ gang: blocker, queue, position: 1, reason: shortfall });
-  if (blocked + 1 >= gangs.length) return;
-  const behind: AdmissionReason = {
+  blocker: { id: string; reason: ShortfallReason },
+): AdmissionReason {
+  return {
     code: "BEHIND_BLOCKED_GANG",
-    pool: shortfall.pool,
+    pool: pool.path,
     queue,
     blockedBy: blocker.id,
-    blockerReason: shortfall,
+    blockerReason: blocker.reason,
   };
-  for (let j = blocked + 1; j < gangs.length; j++)
-    waiting.push({ gang: gangs[j]!, queue, position: j - blocked + 1, reason: behind });
 }
 
 type MutableAllocation = { readonly [K in keyof PoolAllocation]: Resources };

@@ -21,6 +21,35 @@ export interface AdmissionGang {
   readonly revocable: boolean;
   /** A gang of one controller task (gangs.ts). */
   readonly controller: boolean;
+  /**
+   * What its tasks ask of the one host each runs on (distinct shapes). Left
+   * out, the hosts are not asked whether the gang could ever be placed.
+   */
+  readonly shapes?: readonly TaskShape[];
+}
+
+/** What one task asks of the single host it runs on: resources and how many ports. */
+export interface TaskShape {
+  readonly resources: Resources;
+  readonly ports: number;
+}
+
+/** A host's whole size: what it could give one task if nothing else ran on it. */
+export interface HostShape {
+  readonly resources: Resources;
+  readonly ports: number;
+  /** How many hosts have this shape (for the words). */
+  readonly hosts: number;
+}
+
+/**
+ * The cluster as far as "could this ever run" goes: its capacity (the sum of
+ * the hosts that count, peloton-semantics.md §1) and its hosts' shapes.
+ */
+export interface ClusterShape {
+  readonly capacity: Resources;
+  /** Empty when no host has registered yet: then nothing is judged against hosts. */
+  readonly hosts: readonly HostShape[];
 }
 
 /**
@@ -45,6 +74,12 @@ export interface AdmissionPool {
   readonly reservation: Resources;
   /** `controllerLimit.maxPercent` of the reservation; null when the pool sets none. */
   readonly controllerLimitPercent: number | null;
+  /**
+   * The most its entitlement can ever be: the lowest limit on its path from
+   * the root, per kind (the calculator caps every pool at its limit). Left
+   * out, no gang is judged against it.
+   */
+  readonly limit?: Resources;
   readonly allocation: PoolAllocation;
   /** In any order; admission sorts them. */
   readonly gangs: readonly AdmissionGang[];
@@ -52,4 +87,6 @@ export interface AdmissionPool {
 
 export interface AdmissionInput {
   readonly pools: readonly AdmissionPool[];
+  /** Left out, no gang is judged against the hosts. */
+  readonly cluster?: ClusterShape;
 }

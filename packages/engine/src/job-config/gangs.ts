@@ -8,6 +8,7 @@
  * STATEFUL is Peloton's SERVICE, and validation refuses gangs for DAEMON, so
  * only BATCH jobs gang.
  */
+import type { TaskShape } from "../admission/input.ts";
 import { addResources, type Resources, zeroResources } from "../resources/resources.ts";
 import { taskConfigFor } from "./merge.ts";
 import type { JobConfig } from "./schema/job-config.ts";
@@ -23,6 +24,8 @@ export interface JobGang {
   readonly revocable: boolean;
   /** A gang of one controller task (Peloton's `isController`: only single-task gangs). */
   readonly controller: boolean;
+  /** What its tasks ask of one host each, each distinct shape once (usually one). */
+  readonly shapes: readonly TaskShape[];
 }
 
 /** The gangs for starting `instances` of the job, multi-task gang first, then the rest in the given order. */
@@ -43,12 +46,20 @@ export function gangsOf(config: JobConfig, instances: readonly number[]): JobGan
 
 function gangOf(config: JobConfig, instances: readonly number[]): JobGang {
   let resources = zeroResources();
-  for (const i of instances)
-    resources = addResources(resources, taskResources(taskConfigFor(config, i)));
+  const shapes = new Map<string, TaskShape>();
+  for (const i of instances) {
+    const task = taskConfigFor(config, i);
+    const own = taskResources(task);
+    resources = addResources(resources, own);
+    const ports = task.ports?.length ?? 0;
+    const key = `${own.cpu} ${own.gpu} ${own.memory} ${own.disk} ${ports}`;
+    if (!shapes.has(key)) shapes.set(key, { resources: own, ports });
+  }
   const first = taskConfigFor(config, instances[0]!);
   return {
     instances,
     resources,
+    shapes: [...shapes.values()],
     preemptible: taskPreemptible(config, first),
     revocable: taskRevocable(config, first),
     controller: instances.length === 1 && first.controller === true,

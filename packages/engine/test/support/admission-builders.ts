@@ -7,6 +7,7 @@
 import {
   type AdmissionGang,
   type AdmissionPool,
+  type ClusterShape,
   type PoolAllocation,
   type Resources,
   toResources,
@@ -57,6 +58,11 @@ export class GangBuilder {
     this.g.controller = true;
     return this;
   }
+  /** Each task's own request (and ports), for the hosts' check. */
+  eachTask(r: Partial<Resources>, ports = 0): this {
+    this.g.shapes = [{ resources: toResources(r), ports }];
+    return this;
+  }
   build(defaultSeq: number): AdmissionGang {
     return { ...this.g, seq: this.seqGiven ? this.g.seq : defaultSeq };
   }
@@ -101,6 +107,11 @@ export class LeafBuilder {
     this.pool.reservation = toResources(r);
     return this;
   }
+  /** The lowest limit on the pool's path (kinds left out: 1000). */
+  limited(r: Partial<Resources>): this {
+    this.pool.limit = { ...lots, ...r };
+    return this;
+  }
   controllerLimit(maxPercent: number): this {
     this.pool.controllerLimitPercent = maxPercent;
     return this;
@@ -137,3 +148,20 @@ export class LeafBuilder {
 }
 
 export const leaf = (path: string) => new LeafBuilder(path);
+
+/** A cluster of hosts given by their sizes (each one host; `ports` offered by each). */
+export function cluster(...hosts: (Partial<Resources> & { ports?: number })[]): ClusterShape {
+  const shapes = hosts.map(({ ports, ...r }) => ({
+    resources: toResources(r),
+    ports: ports ?? 1000,
+    hosts: 1,
+  }));
+  const capacity = zeroResources();
+  for (const h of shapes) {
+    capacity.cpu += h.resources.cpu;
+    capacity.gpu += h.resources.gpu;
+    capacity.memory += h.resources.memory;
+    capacity.disk += h.resources.disk;
+  }
+  return { capacity, hosts: shapes };
+}

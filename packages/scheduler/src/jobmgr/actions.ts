@@ -18,6 +18,7 @@ import type {
   TaskState,
 } from "@peloton/storage";
 import { EVENT_SOURCES } from "./event-sources.ts";
+import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
 import { defaultGoalState, NEW_RUN_COLUMNS, newTasksFor } from "./new-tasks.ts";
 
 /**
@@ -38,7 +39,9 @@ export type JobActionFailure =
   | { kind: "conflict"; jobId: string; expectedVersion: number; actualVersion: number }
   | { kind: "deleted"; jobId: string; action: JobAction["kind"] }
   | { kind: "no_such_instances"; jobId: string; instances: number[]; instanceCount: number }
-  | { kind: "daemon_scale"; jobId: string };
+  | { kind: "daemon_scale"; jobId: string }
+  /** Scaling up would add a gang that could never run (impossible-gangs.ts). */
+  | ({ kind: "never_fits"; jobId: string; path: string } & ImpossibleGang);
 
 export type JobActionResult =
   | { ok: true; jobId: string; version: number; goalState: GoalState; instances: number[] }
@@ -74,6 +77,10 @@ export async function actOnJob(
       });
     if (action.kind === "scale" && job.type === "DAEMON")
       return fail({ kind: "daemon_scale", jobId });
+    if (action.kind === "scale") {
+      const impossible = await addedImpossibleGang(tx, job, action.instanceCount);
+      if (impossible) return fail({ kind: "never_fits", jobId, ...impossible });
+    }
 
     const applied = await applyIntent(tx, job, action, actor);
     const version = await tx.jobs.writeIntent(jobId, job.version, applied.job);
@@ -107,6 +114,21 @@ export async function actOnJob(
     );
     return { ok: true, jobId, version: version.version, goalState, instances: applied.instances };
   });
+}
+
+/** The first gang the added instances would form that could never run in the job's pool. */
+async function addedImpossibleGang(
+  tx: Repositories,
+  job: JobDetailRecord,
+  count: number,
+): Promise<(ImpossibleGang & { path: string }) | null> {
+  if (count <= job.instanceCount) return null;
+  const pools = await tx.pools.listAll();
+  const pool = pools.find((p) => p.id === job.poolId);
+  if (!pool) return null;
+  const added = Array.from({ length: count - job.instanceCount }, (_, i) => job.instanceCount + i);
+  const impossible = await firstImpossibleGang(tx, job.config as JobConfig, pool, pools, added);
+  return impossible && { ...impossible, path: pool.path };
 }
 
 function fail(failure: JobActionFailure): JobActionResult {

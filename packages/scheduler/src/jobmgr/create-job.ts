@@ -3,7 +3,8 @@
  * engine's rules, then the job row (config as submitted and as parsed), one
  * task row per instance at PENDING with its first event, the job's task
  * counts, the audit row and the announcement commit in one transaction.
- * Nothing is stored when any check fails. Runs in the API process: the
+ * Nothing is stored when any check fails, nor when a gang of the job could
+ * never run in its pool on these hosts. Runs in the API process: the
  * leader's resource manager picks the new tasks up from the announcement.
  */
 import {
@@ -16,6 +17,7 @@ import {
 import type { PoolRecord, Repositories, StorageGateway } from "@peloton/storage";
 import { eligibleDaemonHosts } from "./daemon-hosts.ts";
 import { EVENT_SOURCES } from "./event-sources.ts";
+import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
 import { defaultGoalState, newTasksFor } from "./new-tasks.ts";
 
 export interface JobSubmission {
@@ -31,7 +33,9 @@ export type CreateJobFailure =
   | { kind: "invalid"; problems: JobConfigProblem[] }
   | { kind: "no_pool" }
   | { kind: "pool_not_found"; path: string }
-  | { kind: "pool_not_leaf"; path: string };
+  | { kind: "pool_not_leaf"; path: string }
+  /** A gang of it could never run in this pool on these hosts (impossible-gangs.ts). */
+  | ({ kind: "never_fits"; path: string } & ImpossibleGang);
 
 export type CreateJobResult =
   | { ok: true; jobId: string; instances: number; poolPath: string }
@@ -54,6 +58,15 @@ export async function createJob(
     const pool = await leafPool(tx, path);
     if (!pool.ok) return { ok: false, failure: pool.failure };
     const instances = await instancesOf(tx, config);
+    const impossible = await firstImpossibleGang(
+      tx,
+      config,
+      pool.pool,
+      pool.pools,
+      Array.from({ length: instances.count }, (_, i) => i),
+    );
+    if (impossible)
+      return { ok: false, failure: { kind: "never_fits", path: pool.pool.path, ...impossible } };
     const kind = jobKind(config);
     const job = await tx.jobs.create({
       name: config.name,
@@ -106,13 +119,16 @@ export async function createJob(
 async function leafPool(
   tx: Repositories,
   path: string,
-): Promise<{ ok: true; pool: PoolRecord } | { ok: false; failure: CreateJobFailure }> {
+): Promise<
+  | { ok: true; pool: PoolRecord; pools: readonly PoolRecord[] }
+  | { ok: false; failure: CreateJobFailure }
+> {
   const pools = await tx.pools.listAll();
   const pool = pools.find((p) => p.path === path);
   if (!pool) return { ok: false, failure: { kind: "pool_not_found", path } };
   if (path === ROOT_PATH || pools.some((p) => p.parentId === pool.id))
     return { ok: false, failure: { kind: "pool_not_leaf", path } };
-  return { ok: true, pool };
+  return { ok: true, pool, pools };
 }
 
 /** A DAEMON job gets one instance per eligible host, each pinned to it; others their instance count. */

@@ -8,6 +8,7 @@
 import {
   type AdmissionGang,
   type AdmissionInput,
+  type ClusterShape,
   gangsOf,
   type JobConfig,
   zeroResources,
@@ -39,6 +40,7 @@ export function admissionSnapshot<T extends QueuedTask>(
   pools: ReadonlyMap<string, LeafPoolNumbers>,
   held: readonly PoolHeld[],
   configs: ReadonlyMap<string, JobConfig>,
+  cluster?: ClusterShape,
 ): AdmissionSnapshot<T> {
   const members = new Map<string, GangMembers<T>>();
   const gangsByPool = new Map<string, AdmissionGang[]>();
@@ -69,6 +71,7 @@ export function admissionSnapshot<T extends QueuedTask>(
         preemptible: g.preemptible,
         revocable: g.revocable,
         controller: g.controller,
+        shapes: g.shapes,
       };
       members.set(id, { gang, tasks: gangTasks });
       const list = gangsByPool.get(first.poolId) ?? [];
@@ -78,6 +81,7 @@ export function admissionSnapshot<T extends QueuedTask>(
   }
   const heldByPool = new Map(held.map((h) => [h.poolId, h]));
   const input: AdmissionInput = {
+    ...(cluster ? { cluster } : {}),
     pools: [...gangsByPool].map(([poolId, gangs]) => {
       const p = pools.get(poolId)!;
       const h = heldByPool.get(poolId);
@@ -87,6 +91,7 @@ export function admissionSnapshot<T extends QueuedTask>(
         slackEntitlement: p.slackEntitlement,
         reservation: p.reservation,
         controllerLimitPercent: p.controllerLimitPercent,
+        limit: p.limit,
         allocation: {
           nonRevocable: h?.nonRevocable ?? zeroResources(),
           slack: h?.slack ?? zeroResources(),

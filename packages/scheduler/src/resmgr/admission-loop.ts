@@ -9,7 +9,9 @@
  *        no overtaking; each gang admitted whole or not at all
  *     ─▶ admitted: PENDING → READY (placement is kicked)
  *     ─▶ waiting: the reason and place in line on the task row, written only
- *        when it changed — "why pending" is always an answer from data
+ *        when it changed — "why pending" is always an answer from data;
+ *        a gang that could never fit the hosts or the pool (CAN_NEVER_FIT)
+ *        is set aside and the queue moves past it, every round anew
  */
 import { type AdmissionQueue, admit, describeAdmissionReason } from "@peloton/engine";
 import type { PendingTaskRow, StorageGateway, TaskChange } from "@peloton/storage";
@@ -20,6 +22,7 @@ import type { TaskWriter } from "../jobmgr/task-writer.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
 import { admissionSnapshot } from "./admission-input.ts";
+import { loadClusterShape } from "./cluster-shape.ts";
 import { leafPoolNumbers } from "./pool-entitlements.ts";
 
 export interface AdmissionLoopOptions {
@@ -76,12 +79,13 @@ export class AdmissionLoop implements SchedulerLoop {
     const started = performance.now();
     const pending = await gateway.admissionReads.pending();
     if (pending.length === 0) return;
-    const [pools, held, configs] = await Promise.all([
+    const [pools, held, configs, cluster] = await Promise.all([
       leafPoolNumbers(gateway),
       gateway.admissionReads.heldByPool(),
       this.opts.configs.get(pending.map((t) => t.jobId)),
+      loadClusterShape(gateway),
     ]);
-    const snapshot = admissionSnapshot(pending, pools, held, configs);
+    const snapshot = admissionSnapshot(pending, pools, held, configs, cluster);
     const result = admit(snapshot.input);
     const now = this.now();
     // Admissions in order, a gang never split: placement starts on the first
@@ -104,7 +108,11 @@ export class AdmissionLoop implements SchedulerLoop {
         }
       }
       for (const w of pool.waiting) {
-        const message = `${ordinal(w.position)} in pool ${pool.path}'s ${QUEUE_WORDS[w.queue]} queue: ${describeAdmissionReason(w.reason)}`;
+        // A gang set aside has no place in line: the sentence is all.
+        const message =
+          w.reason.code === "CAN_NEVER_FIT"
+            ? describeAdmissionReason(w.reason)
+            : `${ordinal(w.position)} in pool ${pool.path}'s ${QUEUE_WORDS[w.queue]} queue: ${describeAdmissionReason(w.reason)}`;
         for (const t of snapshot.members.get(w.gang.id)?.tasks ?? []) {
           const note = noteChange(t, w.reason.code, message);
           if (note) notes.push(note);
@@ -115,7 +123,7 @@ export class AdmissionLoop implements SchedulerLoop {
       const note = noteChange(
         t,
         "POOL_NOT_LEAF",
-        "its pool has child pools now, and only leaf pools admit tasks; move the job to a leaf pool",
+        "its pool has child pools now, and only leaf pools admit tasks; a job cannot move: delete the child pools or resubmit the job to a leaf pool",
       );
       if (note) notes.push(note);
     }

@@ -6,7 +6,14 @@
  * tick, so entitlements follow every change (a job submitted, a task ended,
  * a pool edited, a host gone) and the period.
  */
-import { type EntitlementResult, isLeafPool, listPools, type Resources } from "@peloton/engine";
+import {
+  type EntitlementResult,
+  isLeafPool,
+  listPools,
+  type PoolNode,
+  RESOURCE_KINDS,
+  type Resources,
+} from "@peloton/engine";
 import type { Repositories } from "@peloton/storage";
 import { calculateSnapshot, numbersOf } from "../respool/entitlements.ts";
 import { loadPoolSnapshot, type PoolSnapshot } from "../respool/snapshot.ts";
@@ -18,6 +25,8 @@ export interface LeafPoolNumbers {
   slackEntitlement: Resources;
   reservation: Resources;
   controllerLimitPercent: number | null;
+  /** The lowest limit on its path from the root: its entitlement never goes above it. */
+  limit: Resources;
 }
 
 /** Leaf pools by pool id. */
@@ -50,7 +59,17 @@ export function leafPoolNumbersOf(
         disk: r.resources.disk.reservation,
       },
       controllerLimitPercent: r.controllerLimitMaxPercent,
+      limit: pathLimit(node),
     });
   }
   return out;
+}
+
+/** Per kind, the lowest limit of the pool and its ancestors (the root, a record-less node, has none). */
+function pathLimit(node: PoolNode): Resources {
+  const limit: Resources = { cpu: Infinity, gpu: Infinity, memory: Infinity, disk: Infinity };
+  for (let n: PoolNode | null = node; n?.record; n = n.parent)
+    for (const kind of RESOURCE_KINDS)
+      limit[kind] = Math.min(limit[kind], n.record.resources[kind].limit);
+  return limit;
 }

@@ -24,6 +24,7 @@ import {
   ADMISSION_QUEUES,
   buildQueues,
   CANDIDATE_STATES,
+  type ClusterShape,
   isStoppingTaskState,
   type JobAvailability,
   type JobConfig,
@@ -33,6 +34,7 @@ import {
   type PreemptionTask,
   type Resources,
   subtractResources,
+  whyNeverFits,
 } from "@peloton/engine";
 import type {
   JobAvailabilityRow,
@@ -152,19 +154,24 @@ export function enginePools(
  * PENDING tasks as admission forms its gangs, each pool's in the order its
  * queues are drained (non-preemptible, controller, revocable, pending; by
  * priority, then arrival): the order intra-pool preemption serves them in.
+ * A gang admission sets aside as never fitting is left out: killing for it
+ * would free room it can never use.
  */
 export function waitingGangs(
   pending: readonly PreemptorTaskRow[],
   leaves: ReadonlyMap<string, LeafPoolNumbers>,
   configs: ReadonlyMap<string, JobConfig>,
+  cluster?: ClusterShape,
 ): PendingGang[] {
   if (pending.length === 0) return [];
   const snapshot = admissionSnapshot(pending, leaves, [], configs);
   const out: PendingGang[] = [];
   for (const pool of snapshot.input.pools) {
     const queues = buildQueues(pool.gangs);
+    const bounds = { limit: pool.limit, reservation: pool.reservation, cluster };
     for (const q of ADMISSION_QUEUES) {
       for (const gang of queues[q]) {
+        if (whyNeverFits(gang, bounds) !== null) continue;
         const members = snapshot.members.get(gang.id)?.tasks ?? [];
         out.push({
           gangId: gang.id,

@@ -44,6 +44,7 @@ import { calculateSnapshot } from "../respool/entitlements.ts";
 import { loadPoolSnapshot } from "../respool/snapshot.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
+import { loadClusterShape } from "./cluster-shape.ts";
 import { OverAllocationPeriods, type PeriodStep } from "./over-allocation-periods.ts";
 import { leafPoolNumbersOf } from "./pool-entitlements.ts";
 import {
@@ -250,7 +251,12 @@ export class PreemptorLoop implements SchedulerLoop {
     const pathOf = new Map([...leaves].map(([id, leaf]) => [id, leaf.path]));
     const poolIds = new Map(pools.records.map((r) => [r.path, r.id]));
     const engine = enginePools(preemptionPoolsOf(entitlements), usage, pathOf);
-    const waiting = waitingGangs(pending, leaves, await configs.get(jobIdsOf(pending)));
+    const waiting = waitingGangs(
+      pending,
+      leaves,
+      await configs.get(jobIdsOf(pending)),
+      pending.length > 0 ? await loadClusterShape(tx) : undefined,
+    );
     // The engine makes the same pools due from the same numbers and counts.
     const due = advanceOverAllocation(engine, step.overAllocationCounts, step.sustainedCount).due;
     const candidates = await tx.preemptorReads.candidates(

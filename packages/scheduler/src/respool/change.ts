@@ -20,14 +20,27 @@ export type PoolChangeRequest =
   | { readonly action: "update"; readonly path: string; readonly config: PoolConfig }
   | { readonly action: "delete"; readonly path: string };
 
+/** What a judgement reads beyond the snapshot: a few names of the jobs a create would strand. */
+export interface ChangeFacts {
+  readonly parentJobNames?: readonly string[];
+}
+
 /** Every broken rule, in the document's order; empty when the change may be made. */
 export function judgeChange(
   snapshot: PoolSnapshot,
   request: PoolChangeRequest,
+  facts: ChangeFacts = {},
 ): PoolValidationError[] {
   switch (request.action) {
-    case "create":
-      return validateCreate(snapshot, { path: request.path, config: ruleInput(request.config) });
+    case "create": {
+      const parent = parentPath(request.path);
+      const jobs = parent === null ? 0 : (snapshot.jobs.get(parent) ?? 0);
+      return validateCreate(snapshot, {
+        path: request.path,
+        config: ruleInput(request.config),
+        parentJobs: { count: jobs, names: facts.parentJobNames ?? [] },
+      });
+    }
     case "update":
       return [
         ...checkNameKept(snapshot, request.path, request.config),
@@ -68,6 +81,17 @@ function checkNameKept(
       values: { name: config.name, expected },
     },
   ];
+}
+
+/** The pool whose job names a judgement of `request` would give (a create under a pool with jobs). */
+export function poolNeedingJobNames(
+  snapshot: PoolSnapshot,
+  request: PoolChangeRequest,
+): PoolRecord | null {
+  if (request.action !== "create") return null;
+  const parent = parentPath(request.path);
+  if (parent === null || (snapshot.jobs.get(parent) ?? 0) === 0) return null;
+  return snapshot.records.find((r) => r.path === parent) ?? null;
 }
 
 /**

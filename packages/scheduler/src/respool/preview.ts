@@ -9,7 +9,7 @@ import {
   RESOURCE_KINDS,
   type Resources,
 } from "@peloton/engine";
-import { judgeChange, type PoolChangeRequest, recordsAfter } from "./change.ts";
+import { type ChangeFacts, judgeChange, type PoolChangeRequest, recordsAfter } from "./change.ts";
 import { calculateSnapshot, numbersOf } from "./entitlements.ts";
 import { type PoolSnapshot, withRecords } from "./snapshot.ts";
 
@@ -33,8 +33,9 @@ export function previewChange(
   snapshot: PoolSnapshot,
   request: PoolChangeRequest,
   now: Date,
+  facts: ChangeFacts = {},
 ): PoolPreview {
-  const errors = judgeChange(snapshot, request);
+  const errors = judgeChange(snapshot, request, facts);
   if (errors.length > 0) return { errors, moves: [] };
   const after = withRecords(
     snapshot,

@@ -19,7 +19,13 @@ import {
   type StorageGateway,
   VersionConflictError,
 } from "@peloton/storage";
-import { judgeChange, type PoolChangeRequest, recordsAfter } from "./change.ts";
+import {
+  type ChangeFacts,
+  judgeChange,
+  type PoolChangeRequest,
+  poolNeedingJobNames,
+  recordsAfter,
+} from "./change.ts";
 import { type PoolConfig, settingsOf } from "./config.ts";
 import { calculateSnapshot } from "./entitlements.ts";
 import { historyEntry, type PoolHistoryEntry } from "./history.ts";
@@ -98,7 +104,7 @@ export function createRespoolService(
         const snapshot = await loadPoolSnapshot(tx);
         const stale = staleVersion(snapshot, request, expectedVersion);
         if (stale) return { ok: false, failure: stale };
-        const errors = judgeChange(snapshot, request);
+        const errors = judgeChange(snapshot, request, await changeFacts(tx, snapshot, request));
         if (errors.length > 0) return { ok: false, failure: { kind: "invalid", errors } };
         const { pool, before } = await write(tx, snapshot, request, actor);
         await tx.audit.record({
@@ -206,7 +212,8 @@ export function createRespoolService(
       change({ action: "update", path, config }, version, actor),
     delete: ({ path, version, actor }) => change({ action: "delete", path }, version, actor),
     async preview(request) {
-      return previewChange(await loadPoolSnapshot(gateway), request, now());
+      const snapshot = await loadPoolSnapshot(gateway);
+      return previewChange(snapshot, request, now(), await changeFacts(gateway, snapshot, request));
     },
     async history(path, page) {
       const stored = await gateway.poolHistory.list(path, page);
@@ -239,6 +246,26 @@ function staleVersion(
     expectedVersion: expected,
     actualVersion: current.version,
   };
+}
+
+/** How many job names a refusal gives (the count says the rest). */
+const NAMED_JOBS = 3;
+
+/** The names of a few jobs a create would strand; read only when there are any. */
+async function changeFacts(
+  repos: Pick<Repositories, "jobs">,
+  snapshot: PoolSnapshot,
+  request: PoolChangeRequest,
+): Promise<ChangeFacts> {
+  const pool = poolNeedingJobNames(snapshot, request);
+  if (!pool) return {};
+  const page = await repos.jobs.list({
+    poolId: pool.id,
+    limit: NAMED_JOBS,
+    sort: "name",
+    order: "asc",
+  });
+  return { parentJobNames: page.items.map((j) => j.name) };
 }
 
 async function createRoot(tx: Repositories): Promise<string> {

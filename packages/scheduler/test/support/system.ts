@@ -47,11 +47,15 @@ export async function startSystem(
   return { sim, runtime };
 }
 
-/** A leaf pool under the root with these resources (the root made when missing). */
+/**
+ * A leaf pool under the root with these resources (the root made when
+ * missing); by default ROOMY, since a job above its pool's limit or (non-
+ * preemptible) reservation is refused at submit.
+ */
 export async function leafPool(
   gateway: StorageGateway,
   name = "batch",
-  resources: Parameters<StorageGateway["pools"]["create"]>[0]["resources"] = {},
+  resources: Parameters<StorageGateway["pools"]["create"]>[0]["resources"] = ROOMY,
 ): Promise<string> {
   const root =
     (await gateway.pools.getByPath("/")) ??

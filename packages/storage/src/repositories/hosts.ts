@@ -36,6 +36,16 @@ export interface ClusterHost {
   ports: [number, number][];
 }
 
+/** One size of host and how many hosts have it (`ports`: how many ports it offers). */
+export interface HostShapeRecord {
+  cpu: number;
+  memMb: number;
+  diskMb: number;
+  gpu: number;
+  ports: number;
+  hosts: number;
+}
+
 export interface HostRecord extends ClusterHost {
   state: HostState;
   stateReason: string | null;
@@ -193,6 +203,42 @@ export function hostsRepository(db: DbOrTx) {
           disk: sum._sum.diskMb ?? 0,
         },
       };
+    },
+
+    /**
+     * The sizes of the hosts that count as capacity, each distinct size once
+     * with how many hosts have it (a cluster has few): what admission and
+     * submit ask "could any host ever hold this task" of. Ports: how many the
+     * host offers in all its ranges.
+     */
+    async shapes(): Promise<HostShapeRecord[]> {
+      const rows = await db.$queryRaw<
+        {
+          cpu: number;
+          mem_mb: number;
+          disk_mb: number;
+          gpu: number;
+          ports: number;
+          hosts: number;
+        }[]
+      >`
+        SELECT h.cpu, h.mem_mb, h.disk_mb, h.gpu,
+               coalesce((SELECT sum((r ->> 1)::int - (r ->> 0)::int + 1)
+                         FROM jsonb_array_elements(
+                           CASE WHEN jsonb_typeof(h.ports) = 'array' THEN h.ports ELSE '[]' END) r),
+                        0)::int AS ports,
+               count(*)::int AS hosts
+        FROM hosts h
+        WHERE h.state::text = ANY(${[...CAPACITY_STATES]}::text[])
+        GROUP BY 1, 2, 3, 4, 5`;
+      return rows.map((r) => ({
+        cpu: r.cpu,
+        memMb: r.mem_mb,
+        diskMb: r.disk_mb,
+        gpu: r.gpu,
+        ports: r.ports,
+        hosts: r.hosts,
+      }));
     },
 
     /** Records a host by hostname; a re-registered agent replaces the old agent id. */

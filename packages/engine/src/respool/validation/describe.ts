@@ -49,12 +49,34 @@ export function describeValidationError(e: PoolValidationError): string {
     case "NAME_NOT_UNIQUE":
       return `${at}: ${e.values.parent} already has a pool named "${e.values.name}"`;
     case "CHILDREN_RESERVATION_EXCEEDS_PARENT": {
+      // The real shortfall, also when the parent is already below its other
+      // children (then "what is left" would be 0 and say nothing).
       const v = e.values;
-      const others =
+      const total =
         v.siblingsReservation > 0
-          ? ` minus its other children's ${n(v.siblingsReservation)} (${n(v.left)} left)`
+          ? ` (with its sibling pools' ${n(v.siblingsReservation)}, ${n(v.siblingsReservation + v.reservation)})`
           : "";
-      return `${at}: reservation ${n(v.reservation)} exceeds ${parentName(v.parent)}'s reservation ${n(v.parentReservation)}${others}`;
+      return `${at}: reservation ${n(v.reservation)}${total} exceeds ${parentName(v.parent)}'s reservation ${n(v.parentReservation)} by ${n(v.shortfall)}`;
+    }
+    case "RESERVATION_BELOW_CHILDREN": {
+      const v = e.values;
+      const parts = v.children.map((c) => `${c.path} ${n(c.reservation)}`);
+      if (v.moreChildren > 0) parts.push(`${v.moreChildren} more`);
+      return `${at}: reservation ${n(v.reservation)} is below its children's reservations ${n(v.childrenReservation)} (${parts.join(" + ")}); lower theirs first`;
+    }
+    case "LIMIT_BELOW_CHILD_LIMIT": {
+      const v = e.values;
+      const parts = v.children.map((c) => `${c.path} ${n(c.limit)}`);
+      const more = v.moreChildren > 0 ? ` and ${v.moreChildren} more` : "";
+      return `${at}: limit ${n(v.limit)} is below the limit of its child pool${v.children.length + v.moreChildren === 1 ? "" : "s"} ${parts.join(", ")}${more}; lower theirs first`;
+    }
+    case "PARENT_HAS_JOBS": {
+      const v = e.values;
+      const jobs = `${v.jobs} job${v.jobs === 1 ? "" : "s"}`;
+      const rest = v.jobs - v.names.length;
+      const names =
+        v.names.length > 0 ? ` (${v.names.join(", ")}${rest > 0 ? ` and ${rest} more` : ""})` : "";
+      return `${at}: ${v.parent} has ${jobs}${names}; jobs run in leaf pools only, so a pool with jobs cannot get a child pool (its jobs would wait forever): delete them first or choose another parent`;
     }
     case "CONTROLLER_LIMIT_OVER_100":
       return `${at}: controllerLimit.maxPercent ${n(e.values.maxPercent)} is more than 100`;

@@ -46,11 +46,35 @@ export type PoolValidationError =
         reservation: number;
         parentReservation: number;
         siblingsReservation: number;
-        left: number;
+        /** siblings + reservation − the parent's: how much too much (> 0). */
+        shortfall: number;
         parent: string;
       },
       PerKind
     >
+  // Rules 3 and 5 from the parent's side (update): it still holds its children.
+  | E<
+      "RESERVATION_BELOW_CHILDREN",
+      {
+        reservation: number;
+        childrenReservation: number;
+        /** The children that reserve some, first few only; `moreChildren` counts the rest. */
+        children: readonly { path: string; reservation: number }[];
+        moreChildren: number;
+      },
+      PerKind
+    >
+  | E<
+      "LIMIT_BELOW_CHILD_LIMIT",
+      {
+        limit: number;
+        children: readonly { path: string; limit: number }[];
+        moreChildren: number;
+      },
+      PerKind
+    >
+  // Jobs run in leaves: a pool with jobs gets no child (create, move).
+  | E<"PARENT_HAS_JOBS", { parent: string; jobs: number; names: readonly string[] }>
   // Rule 6.
   | E<"CONTROLLER_LIMIT_OVER_100", { maxPercent: number }, OnField>
   // Delete: only an idle leaf.

@@ -4,10 +4,12 @@ import { joinPoolPath, lastSegment, parentPath } from "../path.ts";
 import { findPool, type PoolTree } from "../tree.ts";
 import type { PoolChange } from "./context.ts";
 import type { PoolValidationError } from "./errors.ts";
+import { checkChildrenFit } from "./rules/children.ts";
 import { checkControllerLimit } from "./rules/controller-limit.ts";
 import { checkCreateFile, checkPath } from "./rules/create-path.ts";
 import { checkCycle } from "./rules/cycle.ts";
 import { checkIdle, checkLeaf, type PoolDeleteFacts } from "./rules/delete.ts";
+import { checkParentHasNoJobs, type PoolJobsFacts } from "./rules/jobs.ts";
 import { checkLimitWithinParent, checkParentExists, checkParentUnchanged } from "./rules/parent.ts";
 import { checkNotRoot, checkResourceEntries } from "./rules/pool-config.ts";
 import { checkReservationsFitParent } from "./rules/reservations.ts";
@@ -38,10 +40,17 @@ function checkPlacement(change: PoolChange): PoolValidationError[] {
   ];
 }
 
-/** `respool create <path> <file>`. */
+/**
+ * `respool create <path> <file>`. `parentJobs`: the parent's jobs, when the
+ * caller knows them (a pool with jobs gets no child).
+ */
 export function validateCreate(
   snapshot: TreeSnapshot,
-  request: { readonly path: string; readonly config: PoolConfigInput },
+  request: {
+    readonly path: string;
+    readonly config: PoolConfigInput;
+    readonly parentJobs?: PoolJobsFacts;
+  },
 ): PoolValidationError[] {
   const { path, config } = request;
   const rootError = checkNotRoot(path);
@@ -65,6 +74,7 @@ export function validateCreate(
     ...checkResourceEntries(path, config.resources),
     ...checkPlacement(change),
     ...checkControllerLimit(change),
+    ...checkParentHasNoJobs(path, parent, request.parentJobs),
   ];
 }
 
@@ -94,14 +104,22 @@ export function validateUpdate(
   return [
     ...checkResourceEntries(path, config.resources),
     ...(selfParent.length > 0 ? selfParent : checkPlacement(change)),
+    ...checkChildrenFit(change),
     ...checkControllerLimit(change),
   ];
 }
 
-/** Moving a pool under another parent keeps its settings; rules 2–5 apply at the new place. */
+/**
+ * Moving a pool under another parent keeps its settings; rules 2–5 apply at
+ * the new place, and the new parent has no jobs (`newParentJobs`, when known).
+ */
 export function validateMove(
   snapshot: TreeSnapshot,
-  request: { readonly path: string; readonly newParentPath: string },
+  request: {
+    readonly path: string;
+    readonly newParentPath: string;
+    readonly newParentJobs?: PoolJobsFacts;
+  },
 ): PoolValidationError[] {
   const { path, newParentPath } = request;
   const rootError = checkNotRoot(path);
@@ -119,7 +137,11 @@ export function validateMove(
     config: null,
     resources: existing.record.resources,
   };
-  return checkPlacement(change);
+  const placement = checkPlacement(change);
+  // Into a cycle or a missing parent there is nothing to strand.
+  if (placement.some((e) => e.code.startsWith("PARENT_IS") || e.code === "PARENT_NOT_FOUND"))
+    return placement;
+  return [...placement, ...checkParentHasNoJobs(path, newParentPath, request.newParentJobs)];
 }
 
 /** The path a pool would have after a move, for callers that rename subtrees. */

@@ -34,7 +34,7 @@ export function checkReservationsFitParent(change: PoolChange): PoolValidationEr
         reservation,
         parentReservation,
         siblingsReservation,
-        left: Math.max(0, parentReservation - siblingsReservation),
+        shortfall: siblingsReservation + reservation - parentReservation,
         parent: parent.path,
       },
     });
