@@ -9,19 +9,10 @@
  */
 import { MAX_REPORTED_ISSUES } from "@peloton/engine";
 import { initTRPC } from "@trpc/server";
-import { ZodError } from "zod";
 import type { Context } from "./context.ts";
 import { answerFor } from "./errors/answers.ts";
-import { type ApiIssue, issuesOf } from "./issues.ts";
+import { issuesOf } from "./issues.ts";
 import { transformer } from "./transformer.ts";
-
-function sentence(issues: ApiIssue[]): string {
-  const shown = issues
-    .slice(0, MAX_REPORTED_ISSUES)
-    .map((i) => (i.field ? `${i.field}: ${i.message}` : i.message));
-  const more = issues.length - shown.length;
-  return `${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
-}
 
 const t = initTRPC.context<Context>().create({
   transformer,
@@ -35,7 +26,6 @@ const t = initTRPC.context<Context>().create({
     const requestId = ctx?.requestId ?? null;
     const issues = issuesOf(error.cause, input)?.slice(0, MAX_REPORTED_ISSUES) ?? null;
     let message = shape.message;
-    if (error.cause instanceof ZodError && issues?.length) message = sentence(issues);
     if (error.code === "INTERNAL_SERVER_ERROR")
       message = `internal error${requestId ? ` (request ${requestId})` : ""}; the details are in the server log`;
     // Stacks stay in the server log, whatever the environment.
@@ -44,11 +34,11 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Database faults a request caused become 4xx/503 answers (errors/answers.ts). */
-const answers = t.middleware(async ({ next }) => {
+/** Input errors become sentences, database faults 4xx/503 answers (errors/answers.ts). */
+const answers = t.middleware(async ({ next, getRawInput }) => {
   const result = await next();
   if (!result.ok) {
-    const answer = answerFor(result.error);
+    const answer = answerFor(result.error, await getRawInput().catch(() => undefined));
     if (answer !== result.error) throw answer;
   }
   return result;

@@ -54,10 +54,10 @@ function occurrences(text: string, char: string): number {
 export function textProblem(text: string): string | null {
   if (text.length > MAX_YAML_LENGTH)
     return `a YAML document has at most ${formatCount(MAX_YAML_LENGTH)} characters (got ${formatCount(text.length)})`;
-  if (
-    occurrences(text, "[") + occurrences(text, "{") <= MAX_YAML_DEPTH &&
-    occurrences(text, ":") <= MAX_YAML_KEYS
-  )
+  const colons = occurrences(text, ":");
+  // Far more colons than keys allowed: no need to lex to tell which are indicators.
+  if (colons > 2 * MAX_YAML_KEYS) return keysMessage(`about ${formatCount(colons)}`);
+  if (occurrences(text, "[") + occurrences(text, "{") <= MAX_YAML_DEPTH && colons <= MAX_YAML_KEYS)
     return null;
   let depth = 0;
   let keys = 0;

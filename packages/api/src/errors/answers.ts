@@ -4,9 +4,10 @@
  * becomes 4xx, an outage 503; anything else is a bug, a 500 whose message
  * names only the request id (the cause goes to the server log under it).
  */
+import { MAX_REPORTED_ISSUES } from "@peloton/engine";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { IssuesError } from "../issues.ts";
+import { type ApiIssue, IssuesError, zodIssues } from "../issues.ts";
 import { classifyDatabaseError, UNAVAILABLE_MESSAGE } from "./database.ts";
 
 export const TIMEOUT_MESSAGE = "the request took too long and was stopped; try again shortly";
@@ -28,8 +29,26 @@ function withIssue(
   return error;
 }
 
-/** The answer for an error a procedure ended with (a TRPCError whose cause may be a database error). */
-export function answerFor(error: TRPCError): TRPCError {
+/** Issues as the one line an answer's message is: "field: message; …; and 3 more". */
+export function sentence(issues: readonly ApiIssue[]): string {
+  const shown = issues
+    .slice(0, MAX_REPORTED_ISSUES)
+    .map((i) => (i.field ? `${i.field}: ${i.message}` : i.message));
+  const more = issues.length - shown.length;
+  return `${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+}
+
+/**
+ * The answer for an error a procedure ended with: input errors get their
+ * sentence as the message (zod's own is JSON); a database error its 4xx/503.
+ */
+export function answerFor(error: TRPCError, rawInput?: unknown): TRPCError {
+  if (error.code === "BAD_REQUEST" && error.cause instanceof ZodError)
+    return new TRPCError({
+      code: "BAD_REQUEST",
+      message: sentence(zodIssues(error.cause, rawInput)),
+      cause: error.cause,
+    });
   if (error.code !== "INTERNAL_SERVER_ERROR") return error;
   const cause = error.cause;
   if (cause instanceof ZodError || cause instanceof IssuesError) return error;

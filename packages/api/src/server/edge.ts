@@ -64,7 +64,12 @@ function refusalResponse(refusal: Refusal, requestId: string, paths: string[], b
   const body = batch ? paths.map(envelope) : envelope(paths[0]);
   return new Response(JSON.stringify(body), {
     status: refusal.status,
-    headers: { "content-type": "application/json", "x-request-id": requestId },
+    headers: {
+      "content-type": "application/json",
+      "x-request-id": requestId,
+      // A body refused half-read leaves the connection mid-request: it cannot be reused.
+      ...(refusal.status === 413 ? { connection: "close" } : {}),
+    },
   });
 }
 
@@ -106,6 +111,15 @@ export function createTrpcEdge(options: EdgeOptions): (req: Request) => Promise<
   const log = options.log ?? ((line, cause) => console.error(line, cause ?? ""));
 
   return async (req) => {
+    const started = performance.now();
+    const answer = await handle(req);
+    // How long the server spent on it (not the streams': they last as long as they are followed).
+    if (!answer.headers.get("content-type")?.includes("event-stream"))
+      answer.headers.set("server-timing", `total;dur=${(performance.now() - started).toFixed(1)}`);
+    return answer;
+  };
+
+  async function handle(req: Request): Promise<Response> {
     const requestId = randomUUID();
     const url = new URL(req.url);
     const batch = url.searchParams.get("batch") === "1";
@@ -179,5 +193,5 @@ export function createTrpcEdge(options: EdgeOptions): (req: Request) => Promise<
       issueCode: "TIMEOUT",
       message: `the request took longer than ${formatCount(budget / 1000)} s and was stopped; try again shortly (request ${requestId})`,
     });
-  };
+  }
 }

@@ -23,10 +23,11 @@ export const MAX_PATH_LENGTH = 4_096;
 /** A shell command (Mesos `CommandInfo.value`). */
 export const MAX_COMMAND_LENGTH = 65_536;
 /**
- * A job or pool YAML document (256 KiB). Peloton's own job files are a few
- * KB; the `yaml` parser needs ~30 µs per key, so this bounds one parse.
+ * A job or pool YAML document (128 KiB). Peloton's own job files are a few
+ * KB; the `yaml` parser needs 30–400 µs per key (idle or busy machine), so
+ * this and MAX_YAML_KEYS bound one parse.
  */
-export const MAX_YAML_LENGTH = 262_144;
+export const MAX_YAML_LENGTH = 131_072;
 /** Search boxes and "part of the name" filters. */
 export const MAX_SEARCH_LENGTH = 200;
 /** Opaque page cursors handed back by the server. */
@@ -38,8 +39,8 @@ export const MAX_ENUM_NAME_LENGTH = 64;
 
 /** Nesting of mappings and lists (flow or block); Peloton's deepest job file nests 8. */
 export const MAX_YAML_DEPTH = 64;
-/** Mapping keys in one document (every level counted): 1,000 overrides of 4 fields fit. */
-export const MAX_YAML_KEYS = 5_000;
+/** Mapping keys in one document (every level counted): 400 overrides of 4 fields fit. */
+export const MAX_YAML_KEYS = 2_000;
 /** Alias expansions (the `yaml` package's maxAliasCount): an alias bomb stops here. */
 export const MAX_YAML_ALIASES = 100;
 /** Problems listed in one answer; the rest are counted ("and 12 more"). */
