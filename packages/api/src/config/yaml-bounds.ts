@@ -79,21 +79,33 @@ export interface TreeProblem {
 }
 
 /**
- * The parsed tree's bounds (block nesting, key count) and duplicate keys in
- * one iterative pass: no recursion, one Set per mapping.
+ * The parsed tree's bounds (block nesting, key count), duplicate keys, and
+ * aliases inside their own anchor (`&a [*a]` is a value that contains
+ * itself: it would recurse for ever) in one iterative pass: no recursion,
+ * one Set per mapping, the anchors above each node carried down.
  */
 export function treeProblem(doc: Document): TreeProblem | null {
-  const stack: { node: unknown; depth: number }[] = [{ node: doc.contents, depth: 1 }];
+  type Entry = { node: unknown; depth: number; anchors: readonly string[] };
+  const stack: Entry[] = [{ node: doc.contents, depth: 1, anchors: [] }];
   let keys = 0;
   while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    if (isAlias(node)) continue; // expansions are bounded by maxAliasCount
+    const { node, depth, anchors: above } = stack.pop()!;
+    if (isAlias(node)) {
+      // Other expansions are bounded by maxAliasCount.
+      if (above.includes(node.source))
+        return {
+          message: `the alias *${node.source.slice(0, 40)} is inside its own anchor: a value cannot contain itself`,
+          ...(node.range ? { offset: node.range[0] } : {}),
+        };
+      continue;
+    }
     if (!isMap(node) && !isSeq(node)) continue;
     if (depth > MAX_YAML_DEPTH) return { message: nestingMessage() };
+    const anchors = node.anchor ? [...above, node.anchor] : above;
     const seen = isMap(node) ? new Set<unknown>() : null;
     for (const item of node.items) {
       if (!isPair(item)) {
-        stack.push({ node: item, depth: depth + 1 });
+        stack.push({ node: item, depth: depth + 1, anchors });
         continue;
       }
       if (++keys > MAX_YAML_KEYS)
@@ -107,7 +119,10 @@ export function treeProblem(doc: Document): TreeProblem | null {
           };
         seen.add(key);
       }
-      stack.push({ node: item.key, depth: depth + 1 }, { node: item.value, depth: depth + 1 });
+      stack.push(
+        { node: item.key, depth: depth + 1, anchors },
+        { node: item.value, depth: depth + 1, anchors },
+      );
     }
   }
   return null;

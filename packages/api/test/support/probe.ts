@@ -43,11 +43,18 @@ export async function call(
   options: { body?: string; query?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const started = performance.now();
-  const res = await fetch(`${base}/api/trpc/${path}${options.query ? `?${options.query}` : ""}`, {
-    method: options.body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json", ...options.headers },
-    ...(options.body !== undefined ? { body: options.body } : {}),
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${base}/api/trpc/${path}${options.query ? `?${options.query}` : ""}`, {
+      method: options.body === undefined ? "GET" : "POST",
+      headers: { "content-type": "application/json", ...options.headers },
+      ...(options.body !== undefined ? { body: options.body } : {}),
+    });
+  } catch (err) {
+    // The server refused the body before reading it all and closed the connection mid-upload.
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? String(err);
+    return { status: 0, ms: performance.now() - started, serverMs: 0, error: null, text: cause };
+  }
   const text = await res.text();
   const timing = /dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "");
   return {
