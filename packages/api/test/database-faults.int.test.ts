@@ -15,7 +15,7 @@ import { mutate, query } from "./support/probe.ts";
 import "../../storage/test/support/provided-context.ts";
 
 /** A TCP proxy to PostgreSQL that can be stopped (every connection cut, the port closed) and started again. */
-class Proxy {
+class DatabaseProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   port = 0;
@@ -50,7 +50,7 @@ const databaseUrl = inject("databaseUrl");
 
 describe("a database outage", () => {
   const target = new URL(databaseUrl);
-  const proxy = new Proxy(target.hostname, Number(target.port || 5432));
+  const proxy = new DatabaseProxy(target.hostname, Number(target.port || 5432));
   const logged: string[] = [];
 
   it("answers 503 with a sentence and a request id while PostgreSQL cannot be reached, then recovers", async () => {

@@ -66,7 +66,7 @@ type Path = (string | number)[];
 
 function paths(value: unknown, at: Path = [], out: Path[] = []): Path[] {
   out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
+  if (Array.isArray(value)) for (const [i, v] of value.entries()) paths(v, [...at, i], out);
   else if (value !== null && typeof value === "object")
     for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
   return out;
