@@ -78,7 +78,7 @@ describe("job files", () => {
     for (let i = 0; i < 150; i++) yaml += `  ${i}: {}\n`;
     const { message, fields } = refused(await mutate(api.url, "jobs.create", { pool, yaml }));
     expect(message).toContain(
-      "instanceconfig (line 10): at most 100 entries, one per instance (instanceCount 100) (got 150)",
+      "instanceconfig (line 11): at most 100 entries, one per instance (instanceCount 100) (got 150)",
     );
     expect(fields).toEqual(["instanceconfig"]);
   });
@@ -88,9 +88,9 @@ describe("job files", () => {
     for (let i = 0; i < 1_000; i++) yaml += `  - {key: k${i}, value: v}\n`;
     const { message } = refused(await mutate(api.url, "jobs.create", { pool, yaml }));
     expect(message).toContain("a YAML document has at most 2,000 keys (got more than 2,000)");
-    for (let i = 1_000; i < 6_000; i++) yaml += `  - {key: k${i}, value: v}\n`;
+    for (let i = 1_000; i < 3_000; i++) yaml += `  - {key: k${i}, value: v}\n`;
     const many = refused(await mutate(api.url, "jobs.create", { pool, yaml }));
-    expect(many.message).toContain("a YAML document has at most 2,000 keys (got about 12,00");
+    expect(many.message).toContain("a YAML document has at most 2,000 keys (got about 6,0");
   });
 
   it.each([

@@ -68,8 +68,9 @@ export const resourceConfigSchema = z.strictObject({
   type: pelotonEnum({ ELASTIC: 1, STATIC: 2 }).default("ELASTIC"),
 });
 
+// Finite and ≥ 0 here; above 100 is the engine's rule (CONTROLLER_LIMIT_OVER_100), with its words.
 const percentLimit = z.strictObject({
-  maxPercent: boundedNumber(0, 100, { unit: "%" }),
+  maxPercent: z.number().min(0, "maxPercent must be ≥ 0"),
 });
 
 /** Peloton's ResourcePoolConfig as a respool YAML file holds it. */
@@ -159,7 +160,6 @@ const optionalPercent = (what: string) =>
   z
     .number({ error: `${what} must be a number (or leave it empty)` })
     .min(0, `${what} must be ≥ 0`)
-    .max(100, `${what} is at most 100%`)
     .nullable();
 
 export const poolFormSchema = z.strictObject({
