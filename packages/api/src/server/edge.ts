@@ -123,9 +123,13 @@ export function createTrpcEdge(options: EdgeOptions): (req: Request) => Promise<
     const requestId = randomUUID();
     const url = new URL(req.url);
     const batch = url.searchParams.get("batch") === "1";
-    const pathPart = decodeURIComponent(
-      url.pathname.slice(url.pathname.indexOf(endpoint) + endpoint.length + 1),
-    );
+    const rawPath = url.pathname.slice(url.pathname.indexOf(endpoint) + endpoint.length + 1);
+    let pathPart: string;
+    try {
+      pathPart = decodeURIComponent(rawPath);
+    } catch {
+      pathPart = rawPath; // malformed %-escapes: tRPC answers "no such procedure"
+    }
     const paths = batch ? pathPart.split(",") : [pathPart];
     const refuse = (r: Refusal) => refusalResponse(r, requestId, paths, batch);
 
