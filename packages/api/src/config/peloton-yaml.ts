@@ -224,6 +224,10 @@ export function decodePelotonYaml<S extends z.ZodType>(
     }
   }
   for (const i of issues) if (i.line === undefined) Object.assign(i, at(fieldToPath(i.field)));
+  // The broadest problems first (a list with too many entries before each entry's own),
+  // so that the 50 an answer lists start with them; otherwise in the file's order.
+  const depth = (i: ConfigIssue) => (i.field.match(/[.[]/g)?.length ?? 0) + (i.field ? 1 : 0);
+  issues.sort((a, b) => depth(a) - depth(b));
   if (issues.length) throw new ConfigError(issues);
   return {
     value: (result as { data: z.output<S> }).data,
