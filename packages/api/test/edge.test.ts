@@ -52,4 +52,47 @@ describe("the edge", () => {
     })(new Request("http://x/api/trpc/%E0%A4%A"));
     expect(res.status).toBe(400);
   });
+
+  it("answers a bug as 500 naming only the request id, and logs the cause under that id", async () => {
+    const logged: string[] = [];
+    const failing = createTrpcEdge({
+      createContext: () =>
+        ({
+          gateway: {
+            ping: () => Promise.reject(new Error('relation "secret" does not exist: SELECT 1')),
+          },
+        }) as unknown as Context,
+      log: (line, cause) => logged.push(`${line} ${String(cause)}`),
+    });
+    const res = await failing(new Request("http://x/api/trpc/system.health"));
+    const text = await res.text();
+    expect(res.status).toBe(500);
+    const id = res.headers.get("x-request-id")!;
+    expect(JSON.parse(text).error.json.message).toBe(
+      `internal error (request ${id}); the details are in the server log`,
+    );
+    expect(text).not.toMatch(/secret|SELECT|stack/);
+    expect(logged).toEqual([expect.stringContaining(`[request ${id}] system.health`)]);
+    expect(logged[0]).toContain('relation "secret" does not exist');
+  });
+
+  it("answers a database that cannot be reached as 503", async () => {
+    const down = createTrpcEdge({
+      createContext: () =>
+        ({
+          gateway: {
+            ping: () =>
+              Promise.reject(
+                Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+              ),
+          },
+        }) as unknown as Context,
+      log: () => undefined,
+    });
+    const res = await down(new Request("http://x/api/trpc/system.health"));
+    expect(res.status).toBe(503);
+    expect(
+      ((await res.json()) as { error: { json: { message: string } } }).error.json.message,
+    ).toBe("the database is unreachable; try again shortly");
+  });
 });
