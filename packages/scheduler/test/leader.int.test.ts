@@ -11,7 +11,6 @@ beforeEach(() => resetDatabase());
 
 function replica(holder: string, masterUrl: string) {
   const runtime = startScheduler({
-    gateway,
     databaseUrl: inject("databaseUrl"),
     masterUrl,
     log,

@@ -4,6 +4,7 @@
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { defaultActor } from "../context.ts";
+import { readHealth, replicaFromEnv } from "../health.ts";
 import { preemptionsCsvResponse } from "../preemptions/http.ts";
 import { appRouter } from "../root.ts";
 import { processChanges, processGateway } from "./gateway.ts";
@@ -30,3 +31,15 @@ export function handlePreemptionsCsv(req: Request): Response {
 }
 
 export { processChanges, processGateway } from "./gateway.ts";
+
+/**
+ * GET /api/health: the health report as JSON (health.ts); 200 while the
+ * database answers, 503 when it does not. Never cached.
+ */
+export async function handleHealthRequest(): Promise<Response> {
+  const report = await readHealth(processGateway(), replicaFromEnv());
+  return Response.json(report, {
+    status: report.database.reachable ? 200 : 503,
+    headers: { "cache-control": "no-store" },
+  });
+}
