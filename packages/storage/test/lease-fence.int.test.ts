@@ -146,6 +146,19 @@ describe("lease fence", () => {
     expect(await a.renew(old, "replica-a")).toBe(false);
   });
 
+  it("a renewal answered while the process was busy is not mistaken for a lost session", async () => {
+    const a = await session();
+    await a.tryAcquire();
+    const epoch = await a.claim("replica-a");
+    const renewal = a.renew(epoch, "replica-a");
+    // Heavy work blocks the event loop past the renewal's 1 s deadline; the
+    // answer arrived meanwhile and waits in the socket.
+    const until = performance.now() + 1_500;
+    while (performance.now() < until);
+    expect(await renewal).toBe(true);
+    expect(a.lost).toBe(false);
+  });
+
   it("claiming ends the earlier epoch's write connections", async () => {
     const a = await session();
     await a.tryAcquire();
