@@ -1,5 +1,6 @@
 /** Leader election: two replicas on one database, one leads; its session dies, the other takes over. */
 
+import { readFileSync } from "node:fs";
 import { isFencedOut, openGateway } from "@peloton/storage";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
@@ -127,6 +128,32 @@ describe("lease fencing", () => {
       .catch((err: unknown) => err);
     expect(isFencedOut(refused)).toBe(true);
     await b.ready();
+  });
+
+  it("a leader whose lease session stops answering (a hung server or network) steps down within 2 s", async (ctx) => {
+    const sim = await testSim();
+    const a = replica("replica-a", sim.url);
+    await a.ready();
+    const pid = a.lockBackendPid!;
+    // The session's server process must be on this machine and ours to signal.
+    const local = (() => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+      } catch {
+        return false;
+      }
+    })();
+    if (!local) ctx.skip();
+    // SIGSTOP: the connection stays open but nothing answers, as in a partition.
+    process.kill(pid, "SIGSTOP");
+    try {
+      const stopped = performance.now();
+      await expect.poll(() => a.leading, { timeout: 2_000, interval: 10 }).toBe(false);
+      expect(performance.now() - stopped).toBeLessThan(2_000);
+      expect(a.hostManager).toBeUndefined();
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
   });
 
   it("schedulers elected one after another have increasing epochs", async () => {
