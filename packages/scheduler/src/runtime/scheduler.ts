@@ -107,6 +107,10 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
       const gateway = openGateway(opts.databaseUrl, {
         max: opts.poolSize ?? 8,
         fence: { lease: LEASE, epoch },
+        retry: {
+          onRetry: (err, attempt, waitMs) =>
+            log.warn({ err: String(err), attempt, waitMs }, "transaction conflicted; retrying"),
+        },
       });
       termGateway = gateway;
       const jobs = opts.onStatus
