@@ -203,27 +203,39 @@ export class TaskWriter {
       }
   }
 
-  /** One transaction; the gateway runs it again after a deadlock or serialization failure. */
-  private transact(batch: Pending[], changes: TaskChange[]): Promise<WriteOutcome> {
-    return this.gateway.transaction(async (tx) => {
-      const result = await tx.taskChanges.apply(changes);
-      const jobs = await tx.jobs.addTaskCounts(result.countDeltas);
-      await tx.jobs.writeStates(jobStateWrites(jobs, this.now()));
-      const moved = new Set(result.applied);
-      for (const p of batch)
-        await p.request.alongside?.(
-          tx,
-          p.request.changes.filter((c) => moved.has(c)),
-        );
-      await tx.changes.announce(...announcementsOf(result.applied));
-      return { applied: result.applied, missed: result.missed };
-    });
+  private async transact(batch: Pending[], changes: TaskChange[]): Promise<WriteOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.gateway.transaction(async (tx) => {
+          const result = await tx.taskChanges.apply(changes);
+          const jobs = await tx.jobs.addTaskCounts(result.countDeltas);
+          await tx.jobs.writeStates(jobStateWrites(jobs, this.now()));
+          const moved = new Set(result.applied);
+          for (const p of batch)
+            await p.request.alongside?.(
+              tx,
+              p.request.changes.filter((c) => moved.has(c)),
+            );
+          await tx.changes.announce(...announcementsOf(result.applied));
+          return { applied: result.applied, missed: result.missed };
+        });
+      } catch (err) {
+        if (attempt >= 4 || !isRetryable(err)) throw err;
+        this.log.warn({ err: String(err), attempt }, "task write conflicted; retrying");
+      }
+    }
   }
 }
 
 /** A call with writes of its own but no declared task changes: it may touch any task. */
 const isExclusive = (p: Pending) =>
   p.request.changes.length === 0 && p.request.alongside !== undefined;
+
+/** Deadlocks and serialisation failures are worth a retry: the rows are fine, the timing was not. */
+function isRetryable(err: unknown): boolean {
+  const text = `${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`;
+  return /deadlock detected|could not serialize|40P01|40001/.test(text);
+}
 
 /** One announcement for the batch: which instances, jobs, hosts and whether pools' usage moved. */
 function announcementsOf(applied: readonly TaskChange[]): Change[] {
