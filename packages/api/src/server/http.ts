@@ -3,6 +3,7 @@
  * /api/trpc, bounded by edge.ts. The CLI and the browser both come through here.
  */
 import { defaultActor } from "../context.ts";
+import { readHealth, replicaFromEnv } from "../health.ts";
 import { preemptionsCsvResponse } from "../preemptions/http.ts";
 import { createTrpcEdge } from "./edge.ts";
 import { processChanges, processGateway } from "./gateway.ts";
@@ -28,3 +29,15 @@ export function handlePreemptionsCsv(req: Request): Response {
 
 export { createTrpcEdge, type EdgeOptions } from "./edge.ts";
 export { processChanges, processGateway } from "./gateway.ts";
+
+/**
+ * GET /api/health: the health report as JSON (health.ts); 200 while the
+ * database answers, 503 when it does not. Never cached.
+ */
+export async function handleHealthRequest(): Promise<Response> {
+  const report = await readHealth(processGateway(), replicaFromEnv());
+  return Response.json(report, {
+    status: report.database.reachable ? 200 : 503,
+    headers: { "cache-control": "no-store" },
+  });
+}

@@ -75,14 +75,11 @@ export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
   try {
     await ensureRootPool(gateway);
     const { seeded } = opts.demo ? await seedDemoData(gateway) : { seeded: false };
-    if (opts.scheduler === false) {
-      await gateway.close();
-      gateway = undefined;
-      return { database, seeded, masterUrl: undefined, sim: undefined, scheduler: undefined, stop };
-    }
-    // The scheduler's own pool: status updates and host writes come in bursts.
+    // Start-up writes are done; the scheduler opens its own (fenced) pool per term.
     await gateway.close();
-    gateway = openGateway(database.url, { max: 8 });
+    gateway = undefined;
+    if (opts.scheduler === false)
+      return { database, seeded, masterUrl: undefined, sim: undefined, scheduler: undefined, stop };
     let masterUrl = opts.masterUrl;
     if (!masterUrl) {
       const simOpts = opts.sim ?? { sandboxDir: "" };
@@ -96,7 +93,6 @@ export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
       opts.log(`mesos-sim: ${sim.agents().length} agents, master at ${sim.url}`);
     }
     scheduler = startScheduler({
-      gateway,
       databaseUrl: database.url,
       // Several masters, comma-separated: the client tries them in turn and follows 307s.
       masterUrl: masterUrl

@@ -21,14 +21,12 @@ export interface System {
 
 /** mesos-sim with these agents and the leader's loops on short periods (`tuning` adds to them). */
 export async function startSystem(
-  gateway: StorageGateway,
   agents: AgentSpec[],
   simOpts: MesosSimOptions = {},
   tuning: JobManagerTuning = {},
 ): Promise<System> {
   const sim = await testSim({ agents, ...simOpts });
   const runtime = startScheduler({
-    gateway,
     databaseUrl: inject("databaseUrl"),
     masterUrl: sim.url,
     log,
