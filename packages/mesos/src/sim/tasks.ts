@@ -6,19 +6,31 @@
  * answers are sent once without a uuid.
  */
 
+import { join } from "node:path";
 import type { KillBody, ReconcileTask, ShutdownBody } from "../proto/calls.ts";
-import type { TaskState, TaskStatusReason } from "../proto/enums.ts";
+import type { TaskState, TaskStatusReason, TaskStatusSource } from "../proto/enums.ts";
 import { isTerminalState } from "../proto/enums.ts";
 import type { TaskInfo, TaskStatus } from "../proto/messages.ts";
-import type { ResourceBag } from "../resources/bag.ts";
+import { ResourceBag } from "../resources/bag.ts";
 import type { SimAgent } from "./agent.ts";
-import { type RunOutcome, startProcess, type TaskRun } from "./executor-process.ts";
+import { taskRecord } from "./checkpoint/capture.ts";
+import type { CheckpointRecord, TaskRecord } from "./checkpoint/records.ts";
+import {
+  type RunCallbacks,
+  type RunOutcome,
+  signalGroup,
+  startProcess,
+  type TaskRun,
+} from "./executor-process.ts";
 import type { Master } from "./master.ts";
 import type { SimExecutor, SimFramework, SimTask } from "./model.ts";
 import { knownTaskAnswer, reconcileAnswer } from "./reconcile.ts";
 import { mountVolume, sandboxDir, volumeDir } from "./sandbox.ts";
 import { simulatedRunSpec, startSimulatedRun } from "./simulated-run.ts";
 import { agentStatus, masterStatus } from "./status.ts";
+import { adoptProcess, readForkedPid, startSupervisedProcess } from "./supervised-process.ts";
+
+type CheckpointSet = Extract<CheckpointRecord, { t: "task_update" }>["set"];
 
 /** Finished tasks remembered for log lookups (oldest forgotten first). */
 const MAX_COMPLETED_TASKS = 100_000;
@@ -70,17 +82,23 @@ export class TaskManager {
       group: group?.executorId,
       killRequested: false,
       unreachable: false,
+      runRecord: undefined,
     };
     fw.tasks.set(taskId, task);
     agent.used.add(resources);
     group?.tasks.add(taskId);
+    this.master.checkpoint?.append({ t: "task", task: taskRecord(task, group) });
     this.report(fw, task, "TASK_STARTING");
     task.run = this.start(fw, agent, task);
   }
 
-  private start(fw: SimFramework, agent: SimAgent, task: SimTask): TaskRun | undefined {
-    let run: TaskRun | undefined;
-    const callbacks = {
+  /** What a run reports to: RUNNING once it runs, its outcome once it ends. */
+  private callbacks(
+    fw: SimFramework,
+    task: SimTask,
+    runOf: () => TaskRun | undefined,
+  ): RunCallbacks {
+    return {
       onRunning: () => {
         if (task.state === "TASK_STARTING") {
           this.report(fw, task, "TASK_RUNNING", {
@@ -92,15 +110,26 @@ export class TaskManager {
         }
       },
       onExit: (outcome: RunOutcome) => {
+        const run = runOf();
         if (run !== undefined) this.live.delete(run);
         this.onExit(fw, task, outcome);
       },
     };
+  }
+
+  private start(fw: SimFramework, agent: SimAgent, task: SimTask): TaskRun | undefined {
+    let run: TaskRun | undefined;
+    const callbacks = this.callbacks(fw, task, () => run);
+    const checkpoint = this.master.checkpoint;
     const spec = simulatedRunSpec(
       task.info,
       this.master.config.simulateAllTasks || agent.simulateTasks,
     );
     if (spec !== undefined) {
+      if (checkpoint !== undefined) {
+        task.runRecord = { kind: "simulated", ...spec, startedAt: Date.now() };
+        this.checkpointTask(task, { run: task.runRecord });
+      }
       run = startSimulatedRun(spec, callbacks);
       this.live.add(run);
       return run;
@@ -116,7 +145,34 @@ export class TaskManager {
     const command = task.info.command ?? task.info.executor?.command ?? {};
     try {
       this.mountVolumes(task, root);
-      run = startProcess(command, task.sandbox, this.environment(fw, task), callbacks);
+      if (checkpoint === undefined) {
+        run = startProcess(command, task.sandbox, this.environment(fw, task), callbacks);
+      } else {
+        // On disk before the process exists, and its pid right after: no process goes unrecorded.
+        const metaDir = sandboxDir(join(root, "meta"), {
+          agentId: agent.id,
+          frameworkId: fw.id,
+          executorId: task.executorId,
+          containerId: task.containerId,
+          ...(task.group !== undefined ? { groupTaskId: task.taskId } : {}),
+        });
+        const runRecord: TaskRecord["run"] & { kind: "process" } = { kind: "process", metaDir };
+        task.runRecord = runRecord;
+        this.checkpointTask(task, { run: runRecord, sandbox: task.sandbox });
+        checkpoint.flush();
+        run = startSupervisedProcess(command, task.sandbox, metaDir, this.environment(fw, task), {
+          ...callbacks,
+          onSpawned: (pid, startTime) => {
+            task.runRecord = {
+              ...runRecord,
+              pid,
+              ...(startTime !== undefined ? { startTime } : {}),
+            };
+            this.checkpointTask(task, { run: task.runRecord });
+            checkpoint.flush();
+          },
+        });
+      }
       this.live.add(run);
       return run;
     } catch (err) {
@@ -161,6 +217,13 @@ export class TaskManager {
       this.report(fw, task, "TASK_KILLED", { message: `Command terminated with ${how}` });
     } else if (outcome.kind === "exited" && outcome.code === 0) {
       this.report(fw, task, "TASK_FINISHED", { message: "Command exited with status 0" });
+    } else if (outcome.kind === "executor_terminated") {
+      // What an agent reports for a command task whose executor is gone (Mesos' executorTerminated).
+      this.report(fw, task, "TASK_FAILED", {
+        message: `Abnormal executor termination: ${outcome.message}`,
+        reason: "REASON_EXECUTOR_TERMINATED",
+        source: "SOURCE_AGENT",
+      });
     } else if (outcome.kind === "launch_failed") {
       this.report(fw, task, "TASK_FAILED", {
         message: `Failed to launch the command: ${outcome.message}`,
@@ -186,21 +249,32 @@ export class TaskManager {
     extra: {
       message?: string;
       reason?: TaskStatusReason;
+      source?: TaskStatusSource;
       containerStatus?: TaskStatus["container_status"];
     } = {},
   ): void {
     task.state = state;
+    this.checkpointTask(task, { state });
     if (isTerminalState(state)) this.release(fw, task);
     if (this.master.frameworks.get(fw.id) !== fw) return;
-    fw.updates.enqueue(
-      agentStatus({
-        taskId: task.taskId,
-        agentId: task.agentId,
-        executorId: task.executorId,
-        state,
-        ...extra,
-      }),
-    );
+    const status = agentStatus({
+      taskId: task.taskId,
+      agentId: task.agentId,
+      executorId: task.executorId,
+      state,
+      ...extra,
+    });
+    this.master.checkpoint?.append({ t: "update", frameworkId: fw.id, status });
+    fw.updates.enqueue(status);
+  }
+
+  private checkpointTask(task: SimTask, set: CheckpointSet): void {
+    this.master.checkpoint?.append({
+      t: "task_update",
+      frameworkId: task.frameworkId,
+      taskId: task.taskId,
+      set,
+    });
   }
 
   private release(fw: SimFramework, task: SimTask): void {
@@ -221,10 +295,20 @@ export class TaskManager {
 
   /** The terminal update of a task was acknowledged: the master forgets the task. */
   onAcknowledged(fw: SimFramework, status: TaskStatus): void {
+    const checkpoint = this.master.checkpoint;
+    if (checkpoint !== undefined && status.uuid !== undefined) {
+      checkpoint.append({
+        t: "ack",
+        frameworkId: fw.id,
+        taskId: status.task_id.value,
+        uuid: status.uuid,
+      });
+    }
     if (!isTerminalState(status.state)) return;
     const task = fw.tasks.get(status.task_id.value);
     if (task === undefined || !isTerminalState(task.state)) return;
     fw.tasks.delete(task.taskId);
+    checkpoint?.append({ t: "task_removed", frameworkId: fw.id, taskId: task.taskId });
     this.remember(task);
   }
 
@@ -269,6 +353,7 @@ export class TaskManager {
   private killTask(fw: SimFramework, task: SimTask, graceMs: number): void {
     if (isTerminalState(task.state)) return;
     task.killRequested = true;
+    this.checkpointTask(task, { killRequested: true });
     if (fw.has("TASK_KILLING_STATE") && task.state !== "TASK_KILLING") {
       this.report(fw, task, "TASK_KILLING");
     }
@@ -323,6 +408,11 @@ export class TaskManager {
         if (task.agentId !== agent.id) continue;
         fw.tasks.delete(task.taskId);
         fw.updates.drop(task.taskId);
+        this.master.checkpoint?.append({
+          t: "task_removed",
+          frameworkId: fw.id,
+          taskId: task.taskId,
+        });
         const wasTerminal = isTerminalState(task.state);
         // Before the run is destroyed: a simulated run reports its exit synchronously,
         // and a lost task must not be reported FAILED by its dying agent.
@@ -376,10 +466,97 @@ export class TaskManager {
   /** Stops every task now (sim shutdown) and waits for the processes to be gone. */
   async destroyAll(): Promise<void> {
     for (const fw of this.master.frameworks.values()) {
-      for (const task of fw.tasks.values()) task.unreachable = true;
+      for (const task of fw.tasks.values()) {
+        task.unreachable = true;
+        // A sim recovering from this checkpoint reports them killed, not failed.
+        if (!isTerminalState(task.state)) this.checkpointTask(task, { killRequested: true });
+      }
     }
     await Promise.all([...this.live].map((run) => run.destroy()));
     this.live.clear();
+  }
+
+  /** The sim stops and its tasks run on (checkpointing): a later sim adopts them. */
+  detachAll(): void {
+    for (const run of this.live) run.detach();
+    this.live.clear();
+  }
+
+  /** SIGKILL to every task's process group, synchronously (the process is exiting). */
+  killAllNow(): void {
+    for (const run of this.live) signalGroup(run.pid, "SIGKILL");
+  }
+
+  // ---- recovery ---------------------------------------------------------
+
+  /**
+   * A task from the checkpoint, on its recovered agent: its resources are
+   * used again, and its run goes on where it was: a process still running is
+   * adopted, one that ended while the sim was down is reported as it ended
+   * (or `executor_terminated`), a simulated run resumes with the time left.
+   * `sameBoot`: the machine has not rebooted since the checkpoint.
+   */
+  recoverTask(fw: SimFramework, agent: SimAgent, rec: TaskRecord, sameBoot: boolean): void {
+    let group: SimExecutor | undefined;
+    if (rec.group !== undefined) {
+      const key = `${agent.id}/${rec.group.executorId}`;
+      group = fw.executors.get(key);
+      if (group === undefined && !isTerminalState(rec.state)) {
+        group = {
+          executorId: rec.group.executorId,
+          agentId: agent.id,
+          resources: ResourceBag.of(rec.group.resources),
+          containerId: rec.group.containerId,
+          tasks: new Set(),
+        };
+        fw.executors.set(key, group);
+        agent.used.add(group.resources);
+      }
+    }
+    const task: SimTask = {
+      frameworkId: fw.id,
+      taskId: rec.taskId,
+      agentId: agent.id,
+      executorId: rec.executorId,
+      containerId: rec.containerId,
+      info: rec.info,
+      resources: ResourceBag.of(rec.resources),
+      state: rec.state,
+      run: undefined,
+      sandbox: rec.sandbox,
+      group: rec.group?.executorId,
+      killRequested: rec.killRequested,
+      unreachable: false,
+      runRecord: rec.run,
+    };
+    fw.tasks.set(task.taskId, task);
+    if (isTerminalState(task.state)) return;
+    agent.used.add(task.resources);
+    group?.tasks.add(task.taskId);
+    let run: TaskRun | undefined;
+    const callbacks = this.callbacks(fw, task, () => run);
+    const r = rec.run;
+    if (r?.kind === "simulated") {
+      run = startSimulatedRun(r, callbacks, Date.now() - r.startedAt);
+    } else if (r?.kind === "process") {
+      const pid = r.pid ?? readForkedPid(r.metaDir);
+      if (pid !== undefined && sameBoot) run = adoptProcess(pid, r.startTime, r.metaDir, callbacks);
+      else {
+        const message =
+          pid === undefined
+            ? "the executor was never started (the sim stopped while launching it)"
+            : "the machine rebooted while the agent was down";
+        queueMicrotask(() => callbacks.onExit({ kind: "executor_terminated", message }));
+      }
+    } else {
+      queueMicrotask(() =>
+        callbacks.onExit({ kind: "executor_terminated", message: "the task never started" }),
+      );
+    }
+    if (run === undefined) return;
+    task.run = run;
+    this.live.add(run);
+    if (task.killRequested) run.kill(this.graceMs(task.info.kill_policy?.grace_period));
   }
 
   // ---- sandboxes --------------------------------------------------------
