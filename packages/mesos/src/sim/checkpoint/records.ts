@@ -141,8 +141,8 @@ export function applyRecord(state: CheckpointState, r: CheckpointRecord): void {
       state.updates.get(r.frameworkId)?.delete(r.taskId);
       return;
     case "update": {
-      let perTask = state.updates.get(r.frameworkId);
-      if (perTask === undefined) state.updates.set(r.frameworkId, (perTask = new Map()));
+      const perTask = state.updates.get(r.frameworkId) ?? new Map<string, TaskStatus[]>();
+      state.updates.set(r.frameworkId, perTask);
       const taskId = r.status.task_id.value;
       const list = perTask.get(taskId) ?? [];
       if (!list.some((s) => s.uuid === r.status.uuid)) list.push(r.status);
