@@ -260,7 +260,7 @@ describe("mesos-sim checkpointing", () => {
     // Not acknowledged: the restarted sim must send it again, same uuid.
     await one.client.stop();
     await first.stop();
-    expect(commandProcesses(dir, "s1", "sleep 600")).toHaveLength(1);
+    await expect.poll(() => commandProcesses(dir, "s1", "sleep 600").length).toBe(1);
 
     const second = await startMesosSim(opts);
     onCleanup(() => second.stop({ killTasks: true }));
@@ -306,7 +306,7 @@ describe("mesos-sim checkpointing", () => {
     await one.log.update("plain", "TASK_RUNNING", { timeoutMs: 5000 });
     await one.client.stop();
     await first.stop();
-    expect(commandProcesses(dir, "plain", "sleep 600")).toHaveLength(1);
+    await expect.poll(() => commandProcesses(dir, "plain", "sleep 600").length).toBe(1);
 
     const second = await startMesosSim(opts);
     onCleanup(() => second.stop({ killTasks: true }));
@@ -330,7 +330,8 @@ describe("mesos-sim checkpointing", () => {
     await c.client.launch([offer!.id], [sleeper("temp-1", offer!.agent_id.value)]);
     await c.log.update("temp-1", "TASK_RUNNING", { timeoutMs: 5000 });
     const root = s.sandboxRoot;
-    expect(commandProcesses(root, "temp-1", "sleep 600")).toHaveLength(1);
+    // RUNNING comes at the spawn, maybe before the shell has become `sleep`.
+    await expect.poll(() => commandProcesses(root, "temp-1", "sleep 600").length).toBe(1);
     await s.stop();
     expect(taskProcesses(root)).toHaveLength(0);
     expect(existsSync(root)).toBe(false);

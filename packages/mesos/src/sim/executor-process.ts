@@ -118,9 +118,10 @@ export function superviseChild(
       if (escalation !== undefined) clearTimeout(escalation);
       escalation = setTimeout(() => signalGroup(child.pid, "SIGKILL"), Math.max(0, graceMs));
     },
-    destroy() {
+    async destroy() {
       if (!exited) signalGroup(child.pid, "SIGKILL");
-      return done;
+      await done;
+      await groupGone(child.pid);
     },
     detach() {
       detached = true;
@@ -131,6 +132,23 @@ export function superviseChild(
       return child.pid;
     },
   };
+}
+
+/**
+ * Resolves once no process of the group is left (SIGKILLed members take a
+ * moment to die and be reaped), or after `timeoutMs`.
+ */
+export async function groupGone(pid: number | undefined, timeoutMs = 2_000): Promise<void> {
+  if (pid === undefined) return;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {

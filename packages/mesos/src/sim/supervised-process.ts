@@ -24,6 +24,7 @@ import { join } from "node:path";
 import type { CommandInfo } from "../proto/messages.ts";
 import { isRunning, procStat } from "./checkpoint/proc.ts";
 import {
+  groupGone,
   type RunCallbacks,
   type RunOutcome,
   signalGroup,
@@ -186,6 +187,7 @@ export function adoptProcess(
       }
       // SIGKILLed and given time: ended, whatever /proc still shows.
       finish(true);
+      await groupGone(pid);
       return done;
     },
     detach() {

@@ -256,7 +256,17 @@ export class TaskManager {
     task.state = state;
     this.checkpointTask(task, { state });
     if (isTerminalState(state)) this.release(fw, task);
-    if (this.master.frameworks.get(fw.id) !== fw) return;
+    if (this.master.frameworks.get(fw.id) !== fw) {
+      // A removed framework's task has ended: nobody will acknowledge it, nothing to recover.
+      if (isTerminalState(state)) {
+        this.master.checkpoint?.append({
+          t: "task_removed",
+          frameworkId: fw.id,
+          taskId: task.taskId,
+        });
+      }
+      return;
+    }
     const status = agentStatus({
       taskId: task.taskId,
       agentId: task.agentId,

@@ -121,9 +121,14 @@ export function applyRecord(state: CheckpointState, r: CheckpointRecord): void {
       state.frameworks.set(r.framework.id, r.framework);
       return;
     case "framework_removed":
+      // Its tasks stay recorded until their processes have ended (they are being killed):
+      // a crash meanwhile leaves no process the checkpoint does not name.
+      state.frameworks.delete(r.id);
+      state.removedFrameworks.add(r.id);
+      state.updates.delete(r.id);
+      return;
     case "framework_forgotten":
       state.frameworks.delete(r.id);
-      if (r.t === "framework_removed") state.removedFrameworks.add(r.id);
       state.updates.delete(r.id);
       for (const [key, task] of state.tasks) if (task.frameworkId === r.id) state.tasks.delete(key);
       return;
