@@ -115,6 +115,7 @@ describe("mesos-sim checkpointing", () => {
     const agentIds = offers.map((o) => o.agent_id.value).sort();
     expect(agentIds).toHaveLength(2);
     const [a, b] = agentIds as [string, string];
+    const agentPorts = new Map(offers.map((o) => [o.agent_id.value, o.url!.address.port]));
 
     // A persistent volume on agent a, written by a task that then keeps running.
     const volume = volumeResource({
@@ -185,6 +186,11 @@ describe("mesos-sim checkpointing", () => {
 
     const two = await ackingClient(second, { frameworkId: one.frameworkId });
     expect(two.frameworkId).toBe(one.frameworkId);
+    // The agents are back under their ids, at their old addresses (stored agent URLs stay good).
+    const offersAgain = await two.log.offers();
+    for (const o of offersAgain) {
+      expect(agentPorts.get(o.agent_id.value)).toBe(o.url!.address.port);
+    }
 
     // The tasks that died while the sim was down, as their executor saw them.
     const cmdKilled = await agentUpdate(two.log, "t-cmd-killed", "TASK_FAILED");

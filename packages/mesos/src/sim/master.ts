@@ -280,7 +280,12 @@ export class Master {
    */
   async addAgent(
     spec: AgentSpec,
-    recovered?: { total: readonly Resource[]; spec: AgentSpec; dynamic: boolean },
+    recovered?: {
+      total: readonly Resource[];
+      spec: AgentSpec;
+      dynamic: boolean;
+      port: number | undefined;
+    },
   ): Promise<string> {
     const id = spec.id ?? `${this.config.masterId}-S${this.agentSeq++}`;
     if (this.agents.has(id) || this.startingAgents.has(id)) {
@@ -289,7 +294,7 @@ export class Master {
     this.startingAgents.add(id);
     let server: http.Server;
     try {
-      server = await startAgentServer(this, id, this.config.ip);
+      server = await startAgentServer(this, id, this.config.ip, recovered?.port);
     } finally {
       this.startingAgents.delete(id);
     }

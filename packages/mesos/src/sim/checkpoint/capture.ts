@@ -10,6 +10,7 @@ export function agentRecord(agent: SimAgent): AgentRecord {
     spec: agent.spec ?? { hostname: agent.hostname, resources: { cpus: 0, mem: 0 } },
     total: agent.total.toResources(),
     dynamic: agent.dynamic,
+    port: agent.url.address.port,
   };
 }
 

@@ -21,6 +21,8 @@ export interface AgentRecord {
   total: Resource[];
   /** Added through `/sim/agents` or `addAgent` after start: re-added on recovery. */
   dynamic: boolean;
+  /** Its HTTP port: asked for again on recovery. */
+  port?: number;
 }
 
 export interface FrameworkRecord {

@@ -33,7 +33,12 @@ export interface RecoveryReport {
 
 interface AgentPlan {
   spec: AgentSpec;
-  recovered?: { total: AgentRecord["total"]; spec: AgentSpec; dynamic: boolean };
+  recovered?: {
+    total: AgentRecord["total"];
+    spec: AgentSpec;
+    dynamic: boolean;
+    port: number | undefined;
+  };
 }
 
 /** Which checkpointed agent each spec is, plus the dynamic agents to re-add. */
@@ -60,7 +65,7 @@ export function planAgents(
     taken.add(rec.id);
     return {
       spec: { ...spec, id: rec.id },
-      recovered: { total: rec.total, spec, dynamic: false },
+      recovered: { total: rec.total, spec, dynamic: false, port: rec.port },
     };
   });
   for (const rec of stored.values()) {
@@ -68,7 +73,7 @@ export function planAgents(
     taken.add(rec.id);
     plans.push({
       spec: { ...rec.spec, id: rec.id },
-      recovered: { total: rec.total, spec: rec.spec, dynamic: true },
+      recovered: { total: rec.total, spec: rec.spec, dynamic: true, port: rec.port },
     });
   }
   return plans;
