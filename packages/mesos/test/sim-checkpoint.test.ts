@@ -13,6 +13,7 @@ import {
   type MesosClientOptions,
   MesosSchedulerClient,
   type Offer,
+  readSandboxFile,
   scalarResource,
   startMesosSim,
   type TaskInfo,
@@ -252,17 +253,29 @@ describe("mesos-sim checkpointing", () => {
       {},
       (st) => st.task_id.value === "s1" && st.state === "TASK_RUNNING",
     );
-    const [offer] = await one.log.offers();
+    const [offer, more] = await one.log.offers();
     const agentId = offer!.agent_id.value;
     await one.client.launch(
       [offer!.id],
       [
         sleeper("s1", agentId),
-        { ...simTask("sim-1", agentId, 1500), resources: cpuMem(0.1, 32, "db") },
+        { ...simTask("sim-1", agentId, 4000), resources: cpuMem(0.1, 32, "db") },
       ],
     );
     const running = await one.log.update("s1", "TASK_RUNNING", { timeoutMs: 5000 });
     await one.log.update("sim-1", "TASK_RUNNING");
+    // A task that finished (acknowledged) before the stop: its logs stay readable.
+    await one.client.launch(
+      [more!.id],
+      [
+        {
+          ...shellTask("echo-1", more!.agent_id.value, "echo hi"),
+          resources: cpuMem(0.1, 32, "db"),
+        },
+      ],
+    );
+    await one.log.update("echo-1", "TASK_FINISHED", { timeoutMs: 5000 });
+    await expect.poll(() => first.tasks().some((t) => t.taskId === "echo-1")).toBe(false);
     // Not acknowledged: the restarted sim must send it again, same uuid.
     await one.client.stop();
     await first.stop();
@@ -289,8 +302,14 @@ describe("mesos-sim checkpointing", () => {
     const two = await ackingClient(second, { frameworkId: one.frameworkId });
     const again = await agentUpdate(two.log, "s1", "TASK_RUNNING");
     expect(again.uuid).toBe(running.uuid);
+    const logs = await readSandboxFile({
+      agent: more!.url!,
+      frameworkId: one.frameworkId,
+      taskId: "echo-1",
+    });
+    expect(logs.data).toBe("hi\n");
     // The simulated run goes on where it was and ends on time.
-    await two.log.update("sim-1", "TASK_FINISHED", { timeoutMs: 3000 });
+    await two.log.update("sim-1", "TASK_FINISHED", { timeoutMs: 6000 });
 
     // stop({ killTasks: true }): nothing survives, and the next sim reports the kill.
     await second.stop({ killTasks: true });

@@ -14,7 +14,7 @@ import type { TaskInfo, TaskStatus } from "../proto/messages.ts";
 import { ResourceBag } from "../resources/bag.ts";
 import type { SimAgent } from "./agent.ts";
 import { taskRecord } from "./checkpoint/capture.ts";
-import type { CheckpointRecord, TaskRecord } from "./checkpoint/records.ts";
+import type { CheckpointRecord, CompletedRecord, TaskRecord } from "./checkpoint/records.ts";
 import {
   type RunCallbacks,
   type RunOutcome,
@@ -318,7 +318,24 @@ export class TaskManager {
     const task = fw.tasks.get(status.task_id.value);
     if (task === undefined || !isTerminalState(task.state)) return;
     fw.tasks.delete(task.taskId);
-    checkpoint?.append({ t: "task_removed", frameworkId: fw.id, taskId: task.taskId });
+    if (task.sandbox === undefined) {
+      checkpoint?.append({ t: "task_removed", frameworkId: fw.id, taskId: task.taskId });
+    } else {
+      checkpoint?.append({
+        t: "completed",
+        task: {
+          frameworkId: fw.id,
+          taskId: task.taskId,
+          agentId: task.agentId,
+          executorId: task.executorId,
+          containerId: task.containerId,
+          name: task.info.name,
+          state: task.state,
+          sandbox: task.sandbox,
+          resources: task.resources.toResources(),
+        },
+      });
+    }
     this.remember(task);
   }
 
@@ -585,6 +602,16 @@ export class TaskManager {
   /** Finished tasks that ran on `agentId`, oldest first (the agent's completed executors). */
   completedOn(agentId: string): CompletedTask[] {
     return [...this.completed.values()].filter((t) => t.agentId === agentId);
+  }
+
+  /** Finished tasks from the checkpoint (their sandboxes are still on disk). */
+  restoreCompleted(list: Iterable<CompletedRecord>): void {
+    for (const c of list) {
+      this.completed.set(`${c.frameworkId}/${c.taskId}`, {
+        ...c,
+        resources: ResourceBag.of(c.resources),
+      });
+    }
   }
 
   private remember(task: SimTask): void {

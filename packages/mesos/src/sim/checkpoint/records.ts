@@ -66,6 +66,22 @@ export interface TaskRecord {
   run: RunRecord | undefined;
 }
 
+/** A finished task whose sandbox is kept: its logs stay readable after a restart. */
+export interface CompletedRecord {
+  frameworkId: string;
+  taskId: string;
+  agentId: string;
+  executorId: string;
+  containerId: string;
+  name: string;
+  state: TaskState;
+  sandbox: string;
+  resources: Resource[];
+}
+
+/** Finished tasks kept in the checkpoint (oldest dropped first). */
+export const MAX_CHECKPOINTED_COMPLETED = 10_000;
+
 export type CheckpointRecord =
   | { t: "agent"; agent: AgentRecord }
   | { t: "agent_removed"; id: string }
@@ -81,6 +97,8 @@ export type CheckpointRecord =
       set: Partial<Pick<TaskRecord, "state" | "killRequested" | "run" | "sandbox">>;
     }
   | { t: "task_removed"; frameworkId: string; taskId: string }
+  /** The task is forgotten as live and kept as finished (with its sandbox). */
+  | { t: "completed"; task: CompletedRecord }
   | { t: "update"; frameworkId: string; status: TaskStatus }
   | { t: "ack"; frameworkId: string; taskId: string; uuid: string };
 
@@ -94,6 +112,8 @@ export interface CheckpointState {
   tasks: Map<string, TaskRecord>;
   /** frameworkId → taskId → unacknowledged updates, oldest first. */
   updates: Map<string, Map<string, TaskStatus[]>>;
+  /** `${frameworkId}/${taskId}` → finished task, oldest first. */
+  completed: Map<string, CompletedRecord>;
 }
 
 export function emptyState(): CheckpointState {
@@ -104,6 +124,7 @@ export function emptyState(): CheckpointState {
     removedFrameworks: new Set(),
     tasks: new Map(),
     updates: new Map(),
+    completed: new Map(),
   };
 }
 
@@ -147,6 +168,18 @@ export function applyRecord(state: CheckpointState, r: CheckpointRecord): void {
       state.tasks.delete(taskKey(r.frameworkId, r.taskId));
       state.updates.get(r.frameworkId)?.delete(r.taskId);
       return;
+    case "completed": {
+      const key = taskKey(r.task.frameworkId, r.task.taskId);
+      state.tasks.delete(key);
+      state.updates.get(r.task.frameworkId)?.delete(r.task.taskId);
+      state.completed.delete(key);
+      state.completed.set(key, r.task);
+      if (state.completed.size > MAX_CHECKPOINTED_COMPLETED) {
+        const oldest = state.completed.keys().next().value;
+        if (oldest !== undefined) state.completed.delete(oldest);
+      }
+      return;
+    }
     case "update": {
       const perTask = state.updates.get(r.frameworkId) ?? new Map<string, TaskStatus[]>();
       state.updates.set(r.frameworkId, perTask);
@@ -179,6 +212,7 @@ export interface SnapshotJson {
   removedFrameworks: string[];
   tasks: TaskRecord[];
   updates: Array<{ frameworkId: string; statuses: TaskStatus[] }>;
+  completed?: CompletedRecord[];
 }
 
 export function toSnapshot(state: CheckpointState, journal: string): SnapshotJson {
@@ -194,6 +228,7 @@ export function toSnapshot(state: CheckpointState, journal: string): SnapshotJso
       frameworkId,
       statuses: [...perTask.values()].flat(),
     })),
+    completed: [...state.completed.values()],
   };
 }
 
@@ -204,6 +239,7 @@ export function fromSnapshot(json: SnapshotJson): CheckpointState {
   for (const f of json.frameworks) state.frameworks.set(f.id, f);
   for (const id of json.removedFrameworks) state.removedFrameworks.add(id);
   for (const t of json.tasks) state.tasks.set(taskKey(t.frameworkId, t.taskId), t);
+  for (const c of json.completed ?? []) state.completed.set(taskKey(c.frameworkId, c.taskId), c);
   for (const u of json.updates) {
     for (const status of u.statuses) {
       applyRecord(state, { t: "update", frameworkId: u.frameworkId, status });

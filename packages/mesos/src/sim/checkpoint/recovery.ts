@@ -107,6 +107,9 @@ export function recoverTasks(master: Master, store: CheckpointStore): RecoveryRe
       report.frameworks++;
     }
   }
+  master.tasks.restoreCompleted(
+    [...state.completed.values()].filter((c) => master.frameworks.has(c.frameworkId)),
+  );
   const tasks = [...state.tasks.values()];
   const forget = (task: TaskRecord) => {
     if (sameBoot && killProcess(task)) report.killed++;
