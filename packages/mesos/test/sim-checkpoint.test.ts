@@ -362,6 +362,31 @@ describe("mesos-sim checkpointing", () => {
     expect(existsSync(root)).toBe(false);
   });
 
+  it("reports a missing program as a launch failure, with or without checkpointing", async () => {
+    for (const checkpoint of [false, true]) {
+      const s = await startMesosSim({
+        ...FAST,
+        agents: AGENTS,
+        ...(checkpoint ? { sandboxDir: dataDir() } : {}),
+      });
+      onCleanup(() => s.stop({ killTasks: true }));
+      const c = await ackingClient(s, { frameworkInfo: frameworkInfo({ roles: ["db"] }) });
+      const [offer] = await c.log.offers();
+      const task: TaskInfo = {
+        ...sleeper("missing", offer!.agent_id.value),
+        command: { shell: false, value: "/no/such/program", arguments: ["prog"] },
+      };
+      await c.client.launch([offer!.id], [task]);
+      const failed = await agentUpdate(c.log, "missing", "TASK_FAILED");
+      expect(failed, `checkpoint ${checkpoint}`).toMatchObject({
+        reason: "REASON_CONTAINER_LAUNCH_FAILED",
+        message: "Failed to launch the command: spawn /no/such/program ENOENT",
+      });
+      await c.client.stop();
+      await s.stop({ killTasks: true });
+    }
+  });
+
   it("refuses checkpointing without a data dir", async () => {
     await expect(startMesosSim({ checkpoint: true })).rejects.toThrow(/sandboxDir/);
   });

@@ -40,6 +40,9 @@ import { closeFds, prepareSandbox } from "./sandbox.ts";
  */
 const EXECUTOR_SCRIPT = `meta=$1; mode=$2; shift 2
 echo $$ > "$meta/forked.pid"
+if [ "$mode" = exec ] && ! command -v "$1" >/dev/null 2>&1; then
+  echo "launch_failed $1" > "$meta/exit_status"; exit 127
+fi
 trap : TERM INT HUP QUIT
 if [ "$mode" = shell ]; then /bin/sh -c "$1" & else "$@" & fi
 child=$!
@@ -111,6 +114,10 @@ export function readExitStatus(metaDir: string): RunOutcome | undefined {
     text = readFileSync(join(metaDir, "exit_status"), "utf8").trim();
   } catch {
     return undefined;
+  }
+  if (text.startsWith("launch_failed ")) {
+    // What spawn says when the program is missing, as without the executor.
+    return { kind: "launch_failed", message: `spawn ${text.slice(14)} ENOENT` };
   }
   if (!/^\d+$/.test(text)) return undefined;
   const code = Number(text);
