@@ -6,7 +6,6 @@
  * answers are sent once without a uuid.
  */
 
-import { join } from "node:path";
 import type { KillBody, ReconcileTask, ShutdownBody } from "../proto/calls.ts";
 import type { TaskState, TaskStatusReason, TaskStatusSource } from "../proto/enums.ts";
 import { isTerminalState } from "../proto/enums.ts";
@@ -14,23 +13,18 @@ import type { TaskInfo, TaskStatus } from "../proto/messages.ts";
 import { ResourceBag } from "../resources/bag.ts";
 import type { SimAgent } from "./agent.ts";
 import { taskRecord } from "./checkpoint/capture.ts";
-import type { CheckpointRecord, CompletedRecord, TaskRecord } from "./checkpoint/records.ts";
+import type { CompletedRecord, TaskRecord } from "./checkpoint/records.ts";
 import {
   type RunCallbacks,
   type RunOutcome,
   signalGroup,
-  startProcess,
   type TaskRun,
 } from "./executor-process.ts";
 import type { Master } from "./master.ts";
 import type { SimExecutor, SimFramework, SimTask } from "./model.ts";
 import { knownTaskAnswer, reconcileAnswer } from "./reconcile.ts";
-import { mountVolume, sandboxDir, volumeDir } from "./sandbox.ts";
-import { simulatedRunSpec, startSimulatedRun } from "./simulated-run.ts";
 import { agentStatus, masterStatus } from "./status.ts";
-import { adoptProcess, readForkedPid, startSupervisedProcess } from "./supervised-process.ts";
-
-type CheckpointSet = Extract<CheckpointRecord, { t: "task_update" }>["set"];
+import { checkpointTask, resumeRun, startRun } from "./task-runs.ts";
 
 /** Finished tasks remembered for log lookups (oldest forgotten first). */
 const MAX_COMPLETED_TASKS = 100_000;
@@ -120,93 +114,15 @@ export class TaskManager {
   private start(fw: SimFramework, agent: SimAgent, task: SimTask): TaskRun | undefined {
     let run: TaskRun | undefined;
     const callbacks = this.callbacks(fw, task, () => run);
-    const checkpoint = this.master.checkpoint;
-    const spec = simulatedRunSpec(
-      task.info,
-      this.master.config.simulateAllTasks || agent.simulateTasks,
-    );
-    if (spec !== undefined) {
-      if (checkpoint !== undefined) {
-        task.runRecord = { kind: "simulated", ...spec, startedAt: Date.now() };
-        this.checkpointTask(task, { run: task.runRecord });
-      }
-      run = startSimulatedRun(spec, callbacks);
-      this.live.add(run);
-      return run;
-    }
-    const root = this.master.config.sandboxRoot;
-    task.sandbox = sandboxDir(root, {
-      agentId: agent.id,
-      frameworkId: fw.id,
-      executorId: task.executorId,
-      containerId: task.containerId,
-      ...(task.group !== undefined ? { groupTaskId: task.taskId } : {}),
-    });
-    const command = task.info.command ?? task.info.executor?.command ?? {};
+    const simulateAll = this.master.config.simulateAllTasks || agent.simulateTasks;
     try {
-      this.mountVolumes(task, root);
-      if (checkpoint === undefined) {
-        run = startProcess(command, task.sandbox, this.environment(fw, task), callbacks);
-      } else {
-        // On disk before the process exists, and its pid right after: no process goes unrecorded.
-        const metaDir = sandboxDir(join(root, "meta"), {
-          agentId: agent.id,
-          frameworkId: fw.id,
-          executorId: task.executorId,
-          containerId: task.containerId,
-          ...(task.group !== undefined ? { groupTaskId: task.taskId } : {}),
-        });
-        const runRecord: TaskRecord["run"] & { kind: "process" } = { kind: "process", metaDir };
-        task.runRecord = runRecord;
-        this.checkpointTask(task, { run: runRecord, sandbox: task.sandbox });
-        checkpoint.flush();
-        run = startSupervisedProcess(command, task.sandbox, metaDir, this.environment(fw, task), {
-          ...callbacks,
-          onSpawned: (pid, startTime) => {
-            task.runRecord = {
-              ...runRecord,
-              pid,
-              ...(startTime !== undefined ? { startTime } : {}),
-            };
-            this.checkpointTask(task, { run: task.runRecord });
-            checkpoint.flush();
-          },
-        });
-      }
+      run = startRun(this.master, fw, task, simulateAll, callbacks);
       this.live.add(run);
       return run;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       queueMicrotask(() => callbacks.onExit({ kind: "launch_failed", message }));
       return undefined;
-    }
-  }
-
-  private environment(fw: SimFramework, task: SimTask): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, {
-      MESOS_SANDBOX: task.sandbox ?? "",
-      MESOS_TASK_ID: task.taskId,
-      MESOS_AGENT_ID: task.agentId,
-      MESOS_FRAMEWORK_ID: fw.id,
-      MESOS_EXECUTOR_ID: task.executorId,
-      MESOS_CONTAINER_ID: task.containerId,
-    });
-    for (const v of task.info.command?.environment?.variables ?? []) {
-      if (v.type !== "SECRET" && v.value !== undefined) env[v.name] = v.value;
-    }
-    return env;
-  }
-
-  private mountVolumes(task: SimTask, root: string): void {
-    if (task.sandbox === undefined) return;
-    for (const r of task.info.resources ?? []) {
-      const id = r.disk?.persistence?.id;
-      const path = r.disk?.volume?.container_path;
-      if (id === undefined || path === undefined) continue;
-      const role = r.reservations?.at(-1)?.role ?? r.role ?? "*";
-      mountVolume(task.sandbox, path, volumeDir(root, task.agentId, role, id));
     }
   }
 
@@ -254,7 +170,7 @@ export class TaskManager {
     } = {},
   ): void {
     task.state = state;
-    this.checkpointTask(task, { state });
+    checkpointTask(this.master, task, { state });
     if (isTerminalState(state)) this.release(fw, task);
     if (this.master.frameworks.get(fw.id) !== fw) {
       // A removed framework's task has ended: nobody will acknowledge it, nothing to recover.
@@ -276,15 +192,6 @@ export class TaskManager {
     });
     this.master.checkpoint?.append({ t: "update", frameworkId: fw.id, status });
     fw.updates.enqueue(status);
-  }
-
-  private checkpointTask(task: SimTask, set: CheckpointSet): void {
-    this.master.checkpoint?.append({
-      t: "task_update",
-      frameworkId: task.frameworkId,
-      taskId: task.taskId,
-      set,
-    });
   }
 
   private release(fw: SimFramework, task: SimTask): void {
@@ -380,7 +287,7 @@ export class TaskManager {
   private killTask(fw: SimFramework, task: SimTask, graceMs: number): void {
     if (isTerminalState(task.state)) return;
     task.killRequested = true;
-    this.checkpointTask(task, { killRequested: true });
+    checkpointTask(this.master, task, { killRequested: true });
     if (fw.has("TASK_KILLING_STATE") && task.state !== "TASK_KILLING") {
       this.report(fw, task, "TASK_KILLING");
     }
@@ -496,7 +403,8 @@ export class TaskManager {
       for (const task of fw.tasks.values()) {
         task.unreachable = true;
         // A sim recovering from this checkpoint reports them killed, not failed.
-        if (!isTerminalState(task.state)) this.checkpointTask(task, { killRequested: true });
+        if (!isTerminalState(task.state))
+          checkpointTask(this.master, task, { killRequested: true });
       }
     }
     await Promise.all([...this.live].map((run) => run.destroy()));
@@ -518,10 +426,7 @@ export class TaskManager {
 
   /**
    * A task from the checkpoint, on its recovered agent: its resources are
-   * used again, and its run goes on where it was: a process still running is
-   * adopted, one that ended while the sim was down is reported as it ended
-   * (or `executor_terminated`), a simulated run resumes with the time left.
-   * `sameBoot`: the machine has not rebooted since the checkpoint.
+   * used again and its run goes on where it was (see `resumeRun`).
    */
   recoverTask(fw: SimFramework, agent: SimAgent, rec: TaskRecord, sameBoot: boolean): void {
     let group: SimExecutor | undefined;
@@ -561,25 +466,11 @@ export class TaskManager {
     agent.used.add(task.resources);
     group?.tasks.add(task.taskId);
     let run: TaskRun | undefined;
-    const callbacks = this.callbacks(fw, task, () => run);
-    const r = rec.run;
-    if (r?.kind === "simulated") {
-      run = startSimulatedRun(r, callbacks, Date.now() - r.startedAt);
-    } else if (r?.kind === "process") {
-      const pid = r.pid ?? readForkedPid(r.metaDir);
-      if (pid !== undefined && sameBoot) run = adoptProcess(pid, r.startTime, r.metaDir, callbacks);
-      else {
-        const message =
-          pid === undefined
-            ? "the executor was never started (the sim stopped while launching it)"
-            : "the machine rebooted while the agent was down";
-        queueMicrotask(() => callbacks.onExit({ kind: "executor_terminated", message }));
-      }
-    } else {
-      queueMicrotask(() =>
-        callbacks.onExit({ kind: "executor_terminated", message: "the task never started" }),
-      );
-    }
+    run = resumeRun(
+      rec,
+      sameBoot,
+      this.callbacks(fw, task, () => run),
+    );
     if (run === undefined) return;
     task.run = run;
     this.live.add(run);
