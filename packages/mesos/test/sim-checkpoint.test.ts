@@ -308,6 +308,9 @@ describe("mesos-sim checkpointing", () => {
       taskId: "echo-1",
     });
     expect(logs.data).toBe("hi\n");
+    // The checkpoint itself (TaskInfos, environments) is no sandbox file: not served.
+    const meta = encodeURIComponent(join(dir, "meta", "checkpoint.json"));
+    expect((await fetch(`${second.url}/files/read?path=${meta}`)).status).toBe(404);
     // The simulated run goes on where it was and ends on time.
     await two.log.update("sim-1", "TASK_FINISHED", { timeoutMs: 6000 });
 
