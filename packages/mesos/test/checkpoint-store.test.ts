@@ -81,7 +81,7 @@ describe("checkpoint store", () => {
     store.append({ t: "task", task: task("t1") });
     store.append({ t: "framework_removed", id: "gone" });
     store.compact();
-    expect(readdirSync(d).sort()).toEqual(["checkpoint.json", "journal-1.jsonl"]);
+    expect(readdirSync(d).sort()).toEqual(["checkpoint.json", "journal-1.jsonl", "lock"]);
     store.append({ t: "task", task: task("t3") });
     store.close();
 

@@ -110,6 +110,10 @@ describe("mesos-sim checkpointing", () => {
       first.child.kill("SIGKILL");
     });
     expect(first.checkpointing).toBe(true);
+    // One sim per data dir: a second one would corrupt the checkpoint.
+    await expect(startMesosSim({ sandboxDir: simDir, agents: AGENTS })).rejects.toThrow(
+      /in use by another mesos-sim/,
+    );
 
     const one = await ackingClient(first, {});
     const offers = await one.log.offers();

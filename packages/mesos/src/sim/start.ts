@@ -144,29 +144,36 @@ export async function startMesosSim(opts: MesosSimOptions = {}): Promise<MesosSi
   let redirect = opts.redirectTo !== undefined ? hostPort(opts.redirectTo) : undefined;
   let leading = true;
   const server = createSimServer(master, { redirectTo: () => redirect, leading: () => leading });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  master.config.port = port;
   const specs =
     typeof opts.agents === "number"
       ? demoCluster({ agents: opts.agents })
       : (opts.agents ?? demoCluster());
   let recovery: RecoveryReport | undefined;
-  if (store !== undefined) {
-    await recoverAgents(master, store, specs);
-    recovery = recoverTasks(master, store);
-    master.config.log(
-      `recovered from ${store.dir}: ${recovery.agents} agents, ${recovery.frameworks} frameworks, ${recovery.tasks} live tasks (${recovery.killed} orphaned processes killed)`,
-    );
-  } else {
-    await Promise.all(specs.map((spec) => master.addAgent(spec)));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(opts.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    master.config.port = (server.address() as AddressInfo).port;
+    if (store !== undefined) {
+      await recoverAgents(master, store, specs);
+      recovery = recoverTasks(master, store);
+      master.config.log(
+        `recovered from ${store.dir}: ${recovery.agents} agents, ${recovery.frameworks} frameworks, ${recovery.tasks} live tasks (${recovery.killed} orphaned processes killed)`,
+      );
+    } else {
+      await Promise.all(specs.map((spec) => master.addAgent(spec)));
+    }
+  } catch (err) {
+    // Nothing half-started stays behind: agents' endpoints, the port, the data dir's lock.
+    await master.stop({ killTasks: store === undefined });
+    server.close();
+    throw err;
   }
+  const port = master.config.port;
   master.started = true;
   // Without a checkpoint nothing could adopt the tasks: they die with this process, even
   // when it exits without stop() (a test that fails before its clean-up).

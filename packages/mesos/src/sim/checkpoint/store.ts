@@ -22,6 +22,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { isRunning, procStat } from "./proc.ts";
 import {
   applyRecord,
   type CheckpointRecord,
@@ -33,6 +34,8 @@ import {
 } from "./records.ts";
 
 const SNAPSHOT = "checkpoint.json";
+/** `<pid> <start time>` of the sim using the dir: two sims on one checkpoint would corrupt it. */
+const LOCK = "lock";
 /** Compaction when the journal holds this many records and more than twice the live state. */
 const MIN_COMPACT_RECORDS = 20_000;
 
@@ -60,6 +63,7 @@ export class CheckpointStore {
   /** Loads the checkpoint of `dir` (created if missing); a torn last journal line is skipped. */
   static open(dir: string, log: (line: string) => void): CheckpointStore {
     mkdirSync(dir, { recursive: true });
+    lock(dir);
     const snapshotPath = join(dir, SNAPSHOT);
     let state = emptyState();
     let journal = "journal-0.jsonl";
@@ -141,6 +145,7 @@ export class CheckpointStore {
     this.flush();
     this.closed = true;
     closeSync(this.fd);
+    rmSync(join(this.dir, LOCK), { force: true });
   }
 
   private maybeCompact(): void {
@@ -154,4 +159,24 @@ export class CheckpointStore {
       this.log(`checkpoint: compaction failed: ${err instanceof Error ? err.message : err}`);
     }
   }
+}
+
+/**
+ * Takes the dir for this process, refusing it while another live process
+ * holds it; a lock left by a dead one (a crash) is taken over.
+ */
+function lock(dir: string): void {
+  const path = join(dir, LOCK);
+  if (existsSync(path)) {
+    const [pidText, startTime] = readFileSync(path, "utf8").trim().split(" ");
+    const pid = Number(pidText);
+    if (Number.isInteger(pid) && pid !== process.pid && isRunning(pid, startTime || undefined)) {
+      throw new Error(
+        `mesos-sim: ${dir} is in use by another mesos-sim (process ${pid}); give this one its own data dir`,
+      );
+    }
+  }
+  const tmp = `${path}.${process.pid}`;
+  writeFileSync(tmp, `${process.pid} ${procStat(process.pid)?.startTime ?? ""}\n`);
+  renameSync(tmp, path);
 }
