@@ -27,10 +27,20 @@ export async function startSystem(
   tuning: JobManagerTuning = {},
 ): Promise<System> {
   const sim = await testSim({ agents, ...simOpts });
+  const runtime = await startTestScheduler(gateway, sim.url, tuning);
+  return { sim, runtime };
+}
+
+/** The scheduler runtime with the leader's loops on short periods, on any master. */
+export async function startTestScheduler(
+  gateway: StorageGateway,
+  masterUrl: string,
+  tuning: JobManagerTuning = {},
+): Promise<SchedulerRuntime> {
   const runtime = startScheduler({
     gateway,
     databaseUrl: inject("databaseUrl"),
-    masterUrl: sim.url,
+    masterUrl,
     log,
     election: { retryMs: 100, renewMs: 500 },
     hostManager: { hostRefreshMs: 200, client: { backoff: { initialMs: 20, maxMs: 200 } } },
@@ -44,7 +54,7 @@ export async function startSystem(
   });
   onCleanup(() => runtime.stop());
   await runtime.ready();
-  return { sim, runtime };
+  return runtime;
 }
 
 /** A leaf pool under the root with these resources (the root made when missing). */
