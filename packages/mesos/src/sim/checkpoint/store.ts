@@ -109,7 +109,13 @@ export class CheckpointStore {
       this.scheduled = true;
       setImmediate(() => {
         this.scheduled = false;
-        this.flush();
+        try {
+          this.flush();
+        } catch (err) {
+          // Disk full or gone: the sim keeps serving; a restart then knows less.
+          this.log(`checkpoint: write failed: ${err instanceof Error ? err.message : err}`);
+          return;
+        }
         this.maybeCompact();
       });
     }
