@@ -5,6 +5,7 @@
  * volumes, and answers reconciliation truthfully. Without a checkpoint, no
  * task process outlives the sim.
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +22,8 @@ import {
   type TaskStatus,
   volumeResource,
 } from "../src/index.ts";
+import { CheckpointStore } from "../src/sim/checkpoint/store.ts";
+import { agentResources } from "../src/sim/cluster.ts";
 import { type EventLog, record } from "./support/events.ts";
 import {
   client,
@@ -392,6 +395,64 @@ describe("mesos-sim checkpointing", () => {
       await c.client.stop();
       await s.stop({ killTasks: true });
     }
+  });
+
+  it("never adopts nor kills a process that merely reuses a recorded pid", async () => {
+    const dir = dataDir();
+    // An unrelated process, recorded (as if by pid reuse) under a start time it does not have.
+    const stranger = spawn("sleep", ["30"], { stdio: "ignore" });
+    onCleanup(() => {
+      stranger.kill("SIGKILL");
+    });
+    const spec = AGENTS[0]!;
+    const store = CheckpointStore.open(join(dir, "meta"), () => {});
+    store.append({
+      t: "agent",
+      agent: {
+        id: "S-old",
+        hostname: spec.hostname,
+        spec,
+        total: agentResources(spec),
+        dynamic: false,
+      },
+    });
+    const recorded = (frameworkId: string, taskId: string) => ({
+      t: "task" as const,
+      task: {
+        frameworkId,
+        taskId,
+        agentId: "S-old",
+        executorId: taskId,
+        containerId: "c1",
+        info: sleeper(taskId, "S-old"),
+        resources: cpuMem(0.5, 64, "db"),
+        state: "TASK_RUNNING" as const,
+        sandbox: join(dir, "sandbox"),
+        group: undefined,
+        killRequested: false,
+        run: {
+          kind: "process" as const,
+          metaDir: join(dir, "nowhere"),
+          pid: stranger.pid!,
+          startTime: "1",
+        },
+      },
+    });
+    store.append({ t: "framework", framework: { id: "fw-ckpt", info: checkpointing } });
+    store.append({ t: "framework", framework: { id: "fw-plain", info: frameworkInfo() } });
+    store.append(recorded("fw-ckpt", "reused"));
+    store.append(recorded("fw-plain", "reused-plain"));
+    store.close();
+
+    const s = await startMesosSim({ ...FAST, agents: AGENTS, sandboxDir: dir });
+    onCleanup(() => s.stop({ killTasks: true }));
+    expect(s.recovery).toMatchObject({ frameworks: 1, killed: 0 });
+    const c = await ackingClient(s, { frameworkId: "fw-ckpt" });
+    const ended = await agentUpdate(c.log, "reused", "TASK_FAILED");
+    expect(ended).toMatchObject({ reason: "REASON_EXECUTOR_TERMINATED" });
+    // The stranger lives on.
+    expect(stranger.exitCode).toBeNull();
+    expect(() => process.kill(stranger.pid!, 0)).not.toThrow();
   });
 
   it("refuses checkpointing without a data dir", async () => {
