@@ -397,6 +397,42 @@ describe("mesos-sim checkpointing", () => {
     }
   });
 
+  it("recovers a task group with its executor: resources held once, a kill ends the group", async () => {
+    const dir = dataDir();
+    const opts = {
+      ...FAST,
+      agents: AGENTS.slice(0, 1),
+      sandboxDir: dir,
+      killGracePeriodSeconds: 1,
+    };
+    const first = await startMesosSim(opts);
+    onCleanup(() => first.stop({ killTasks: true }));
+    const one = await ackingClient(first, {});
+    const [offer] = await one.log.offers();
+    const agentId = offer!.agent_id.value;
+    await one.client.launchGroup(
+      [offer!.id],
+      { type: "DEFAULT", executor_id: { value: "pod-1" }, resources: cpuMem(0.25, 32, "db") },
+      [sleeper("pod-1-a", agentId), sleeper("pod-1-b", agentId)],
+    );
+    await one.log.update("pod-1-a", "TASK_RUNNING", { timeoutMs: 5000 });
+    await one.log.update("pod-1-b", "TASK_RUNNING", { timeoutMs: 5000 });
+    await expect.poll(() => first.tasks().every((t) => t.pendingUpdates === 0)).toBe(true);
+    const usedBefore = first.agents()[0]!.used;
+    await one.client.stop();
+    await first.stop();
+
+    const second = await startMesosSim(opts);
+    onCleanup(() => second.stop({ killTasks: true }));
+    expect(second.agents()[0]!.used).toEqual(usedBefore);
+    const two = await ackingClient(second, { frameworkId: one.frameworkId });
+    await two.client.kill("pod-1-a", agentId);
+    await agentUpdate(two.log, "pod-1-a", "TASK_KILLED");
+    await agentUpdate(two.log, "pod-1-b", "TASK_KILLED");
+    await expect.poll(() => second.agents()[0]!.used).toEqual([]);
+    await expect.poll(() => taskProcesses(dir).length, { timeout: 5000 }).toBe(0);
+  });
+
   it("never adopts nor kills a process that merely reuses a recorded pid", async () => {
     const dir = dataDir();
     // An unrelated process, recorded (as if by pid reuse) under a start time it does not have.
