@@ -26,9 +26,18 @@ export async function startSystem(
   tuning: JobManagerTuning = {},
 ): Promise<System> {
   const sim = await testSim({ agents, ...simOpts });
+  const runtime = await startTestScheduler(sim.url, tuning);
+  return { sim, runtime };
+}
+
+/** The scheduler runtime with the leader's loops on short periods, on any master. */
+export async function startTestScheduler(
+  masterUrl: string,
+  tuning: JobManagerTuning = {},
+): Promise<SchedulerRuntime> {
   const runtime = startScheduler({
     databaseUrl: inject("databaseUrl"),
-    masterUrl: sim.url,
+    masterUrl,
     log,
     election: { retryMs: 100, renewMs: 500 },
     hostManager: { hostRefreshMs: 200, client: { backoff: { initialMs: 20, maxMs: 200 } } },
@@ -42,7 +51,7 @@ export async function startSystem(
   });
   onCleanup(() => runtime.stop());
   await runtime.ready();
-  return { sim, runtime };
+  return runtime;
 }
 
 /**
