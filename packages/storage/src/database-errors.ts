@@ -22,6 +22,7 @@ const UNAVAILABLE_CODES = new Set([
   "57P01",
   "57P02",
   "57P03",
+  "53300", // too many connections
   "ECONNREFUSED",
   "ECONNRESET",
   "ENOTFOUND",
@@ -31,6 +32,7 @@ const UNAVAILABLE_CODES = new Set([
   // Prisma's own: cannot reach, timed out, server closed the connection, pool wait timed out.
   "P1001",
   "P1002",
+  "P1008",
   "P1017",
   "P2024",
 ]);
@@ -39,19 +41,29 @@ const UNAVAILABLE_KINDS = new Set([
   "ConnectionClosed",
   "SocketTimeout",
   "TooManyConnections",
+  "TlsConnectionError",
 ]);
 const UNAVAILABLE_WORDS =
-  /Connection terminated|terminating connection|timeout exceeded when trying to connect|Can't reach database server|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery)|Connection ended unexpectedly|connect ECONNREFUSED/;
+  /Connection terminated|terminating connection|timeout exceeded when trying to connect|Can't reach database server|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery)|Connection ended unexpectedly|connect ECONNREFUSED|Cannot use a pool after calling end/;
 
-interface Facts {
+export interface DatabaseErrorFacts {
+  /** SQLSTATEs, socket error codes and Prisma `P…` codes. */
   codes: Set<string>;
+  /** adapter-pg's error kinds (`UniqueConstraintViolation`, ...). */
   kinds: Set<string>;
   messages: string[];
+  /** Columns the driver named (constraint fields, `column`, `target`). */
+  columns: string[];
 }
 
-/** Codes, adapter kinds and messages found on the error and its causes. */
-function factsOf(err: unknown): Facts {
-  const facts: Facts = { codes: new Set(), kinds: new Set(), messages: [] };
+/** Codes, adapter kinds, messages and columns found on the error and its causes. */
+export function databaseErrorFacts(err: unknown): DatabaseErrorFacts {
+  const facts: DatabaseErrorFacts = {
+    codes: new Set(),
+    kinds: new Set(),
+    messages: [],
+    columns: [],
+  };
   const seen = new Set<unknown>();
   const visit = (value: unknown, depth: number) => {
     if (value === null || typeof value !== "object" || seen.has(value) || depth > 6) return;
@@ -62,6 +74,12 @@ function factsOf(err: unknown): Facts {
     if (typeof o.kind === "string") facts.kinds.add(o.kind);
     if (typeof o.message === "string") facts.messages.push(o.message);
     if (typeof o.originalMessage === "string") facts.messages.push(o.originalMessage);
+    if (typeof o.column === "string") facts.columns.push(o.column);
+    const constraint = o.constraint as { fields?: unknown } | undefined;
+    if (constraint && Array.isArray(constraint.fields))
+      for (const f of constraint.fields) if (typeof f === "string") facts.columns.push(f);
+    if (Array.isArray(o.target))
+      for (const f of o.target) if (typeof f === "string") facts.columns.push(f);
     visit(o.cause, depth + 1);
     visit(o.meta, depth + 1);
     visit(o.driverAdapterError, depth + 1);
@@ -76,14 +94,14 @@ function factsOf(err: unknown): Facts {
 
 /** A serialization failure (40001) or a deadlock (40P01): safe to retry the whole transaction. */
 export function isTransientConflict(err: unknown): boolean {
-  const { codes } = factsOf(err);
+  const { codes } = databaseErrorFacts(err);
   for (const c of codes) if (CONFLICT_CODES.has(c)) return true;
   return false;
 }
 
 /** The write was refused by the lease fence: the writer no longer leads. */
 export function isFencedOut(err: unknown): boolean {
-  return factsOf(err).codes.has(FENCED_SQLSTATE);
+  return databaseErrorFacts(err).codes.has(FENCED_SQLSTATE);
 }
 
 /**
@@ -92,7 +110,7 @@ export function isFencedOut(err: unknown): boolean {
  * bug in the request.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const facts = factsOf(err);
+  const facts = databaseErrorFacts(err);
   for (const c of facts.codes) if (UNAVAILABLE_CODES.has(c) || c.startsWith("08")) return true;
   for (const k of facts.kinds) if (UNAVAILABLE_KINDS.has(k)) return true;
   return facts.messages.some((m) => UNAVAILABLE_WORDS.test(m));

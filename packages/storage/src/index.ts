@@ -4,6 +4,8 @@
  */
 export { createDb, type Db, type DbOptions } from "./client.ts";
 export {
+  type DatabaseErrorFacts,
+  databaseErrorFacts,
   FENCED_SQLSTATE,
   isDatabaseUnavailable,
   isFencedOut,
