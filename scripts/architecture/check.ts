@@ -88,8 +88,11 @@ function targetOf(
   return { pkg: null, path: null };
 }
 
-/** The violations of one import, before exceptions. */
-export function violationsOf(file: string, specifier: string): Violation[] {
+/** Each workspace package's runtime dependencies (its package.json "dependencies"), by name. */
+export type Declared = Partial<Record<PackageName, readonly string[]>>;
+
+/** The violations of one import, before exceptions; `declared` also checks the importer's package.json. */
+export function violationsOf(file: string, specifier: string, declared?: Declared): Violation[] {
   const importer = importerOf(file);
   const target = targetOf(file, specifier);
   const found: Violation[] = [];
@@ -127,6 +130,37 @@ export function violationsOf(file: string, specifier: string): Violation[] {
         `not ${target.pkg}`,
     );
   }
+  const deps = importer.kind === "production" ? declared?.[importer.pkg] : undefined;
+  if (deps && target.path === null && !deps.includes(`@peloton/${target.pkg}`)) {
+    add(
+      "undeclared",
+      `imports @peloton/${target.pkg} without declaring it in ${PACKAGES[importer.pkg]}/package.json`,
+    );
+  }
+  return found;
+}
+
+/** The layers a package's production code sits in (the console has two). */
+function layersOf(pkg: PackageName): Layer[] {
+  return pkg === "console" ? ["console-ui", "console-server"] : [pkg];
+}
+
+/** Dependencies a package.json declares against the direction: the arrows hold for manifests too. */
+export function manifestViolations(declared: Declared): Violation[] {
+  const found: Violation[] = [];
+  for (const pkg of Object.keys(declared) as PackageName[]) {
+    const allowed = new Set(layersOf(pkg).flatMap((l) => MAY_IMPORT[l]));
+    for (const dep of declared[pkg] ?? []) {
+      const name = dep.slice("@peloton/".length) as PackageName;
+      if (!dep.startsWith("@peloton/") || name === pkg || allowed.has(name)) continue;
+      found.push({
+        rule: "direction",
+        file: `${PACKAGES[pkg]}/package.json`,
+        specifier: dep,
+        message: `${pkg} may depend on ${list([...allowed])}, not ${name}`,
+      });
+    }
+  }
   return found;
 }
 
@@ -146,21 +180,27 @@ export interface Report {
   stale: Exception[];
 }
 
-/** Every violation in the files, less the exceptions; and the exceptions nothing needs any more. */
+/**
+ * Every violation in the files (and, given `declared`, in the package.json
+ * files), less the exceptions; and the exceptions nothing needs any more.
+ */
 export function checkImports(
   files: readonly SourceFile[],
   exceptions: readonly Exception[] = EXCEPTIONS,
+  declared?: Declared,
 ): Report {
   const used = new Set<Exception>();
   const violations: Violation[] = [];
+  const judge = (v: Violation) => {
+    const e = exceptions.find((x) => excused(v, x));
+    if (e) used.add(e);
+    else violations.push(v);
+  };
   for (const file of files) {
     for (const specifier of importSpecifiers(file.source)) {
-      for (const v of violationsOf(file.path, specifier)) {
-        const e = exceptions.find((x) => excused(v, x));
-        if (e) used.add(e);
-        else violations.push(v);
-      }
+      for (const v of violationsOf(file.path, specifier, declared)) judge(v);
     }
   }
+  if (declared) for (const v of manifestViolations(declared)) judge(v);
   return { violations, stale: exceptions.filter((e) => !used.has(e)) };
 }

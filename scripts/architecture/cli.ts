@@ -1,15 +1,15 @@
 /**
- * `npm run lint:architecture`: the import check over the whole tree. Prints
- * each violation and each exception nothing needs any more; exits non-zero
- * if there is either.
+ * `npm run lint:architecture`: the import check over the whole tree and the
+ * workspace packages' package.json dependencies. Prints each violation and
+ * each exception nothing needs any more; exits non-zero if there is either.
  */
 import { resolve } from "node:path";
 import { checkImports } from "./check.ts";
-import { sourceFiles } from "./files.ts";
+import { declaredDependencies, sourceFiles } from "./files.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const files = sourceFiles(root);
-const { violations, stale } = checkImports(files);
+const { violations, stale } = checkImports(files, undefined, declaredDependencies(root));
 
 for (const v of violations) console.error(`${v.file}: "${v.specifier}" [${v.rule}] ${v.message}`);
 for (const e of stale) {

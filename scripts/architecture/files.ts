@@ -1,7 +1,8 @@
 /** The tree's source files, as check.ts reads them. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { SourceFile } from "./check.ts";
+import type { Declared, SourceFile } from "./check.ts";
+import { PACKAGES, type PackageName } from "./rules.ts";
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 // Installed, generated or built: not the project's own imports.
@@ -34,4 +35,18 @@ export function sourceFiles(root: string): SourceFile[] {
   };
   walk(root);
   return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** Each workspace package's "dependencies", from its package.json. */
+export function declaredDependencies(root: string): Declared {
+  const declared: Declared = {};
+  for (const name of Object.keys(PACKAGES) as PackageName[]) {
+    const manifest = JSON.parse(
+      readFileSync(join(root, PACKAGES[name], "package.json"), "utf8"),
+    ) as {
+      dependencies?: Record<string, string>;
+    };
+    declared[name] = Object.keys(manifest.dependencies ?? {});
+  }
+  return declared;
 }

@@ -49,6 +49,8 @@ export type Rule =
   | "relative-into-package"
   /** Production code reaches outside its package by a relative path. */
   | "relative-out-of-package"
+  /** Production code imports a workspace package its package.json does not list in "dependencies". */
+  | "undeclared"
   /** An `@peloton/…` name that is no workspace package. */
   | "unknown-package";
 

@@ -1,7 +1,13 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkImports, reachable, type SourceFile, violationsOf } from "../architecture/check.ts";
-import { sourceFiles } from "../architecture/files.ts";
+import {
+  checkImports,
+  manifestViolations,
+  reachable,
+  type SourceFile,
+  violationsOf,
+} from "../architecture/check.ts";
+import { declaredDependencies, sourceFiles } from "../architecture/files.ts";
 import { importSpecifiers } from "../architecture/imports.ts";
 import type { Exception } from "../architecture/rules.ts";
 
@@ -122,6 +128,35 @@ describe("the arrows", () => {
   });
 });
 
+describe("package.json", () => {
+  it("must declare the workspace packages production code imports", () => {
+    const declared = { cli: ["@peloton/api", "commander"] };
+    expect(violationsOf("packages/cli/src/a.ts", "@peloton/api/schemas", declared)).toEqual([]);
+    expect(violationsOf("packages/cli/src/a.ts", "@peloton/engine", declared)).toEqual([
+      expect.objectContaining({ rule: "undeclared", specifier: "@peloton/engine" }),
+    ]);
+    // Tests assemble the system from the workspace; they are not held to the manifest.
+    expect(violationsOf("packages/cli/test/a.int.test.ts", "@peloton/scheduler", declared)).toEqual(
+      [],
+    );
+  });
+
+  it("may not declare a dependency against the direction", () => {
+    expect(
+      manifestViolations({
+        api: ["@peloton/engine", "@peloton/mesos", "zod"],
+        console: ["@peloton/api", "@peloton/scheduler"],
+      }),
+    ).toEqual([
+      expect.objectContaining({
+        rule: "direction",
+        file: "packages/api/package.json",
+        specifier: "@peloton/mesos",
+      }),
+    ]);
+  });
+});
+
 describe("checkImports", () => {
   const violating: SourceFile = {
     path: "packages/storage/src/repositories/sneaky.ts",
@@ -140,7 +175,7 @@ describe("checkImports", () => {
   });
 
   it("finds nothing against the direction in the tree", () => {
-    const report = checkImports(sourceFiles(root));
+    const report = checkImports(sourceFiles(root), undefined, declaredDependencies(root));
     // On failure the list says which file imports what, and the rule it breaks.
     expect(report.violations.map((v) => `${v.file}: ${v.specifier} — ${v.message}`)).toEqual([]);
     expect(report.stale.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
