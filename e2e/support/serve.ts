@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { bootSystem } from "@peloton/scheduler/boot";
 import { openGateway } from "@peloton/storage";
+import { killTaskProcesses } from "../../packages/mesos/test/support/task-processes.ts";
 import { createScratchDatabase } from "../../packages/storage/test/support/scratch-database.ts";
 import { E2E_AGENTS, type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
 
@@ -103,6 +104,9 @@ const stop = async () => {
   stopping = true;
   server.kill("SIGTERM");
   await new Promise((r) => server.once("exit", r));
+  // The sim checkpoints into simDir, so its tasks outlive the server (for a next start that
+  // never comes here): they go with the dir.
+  killTaskProcesses(simDir);
   rmSync(simDir, { recursive: true, force: true });
   await db.dispose();
   process.exit(0);

@@ -109,6 +109,8 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: database.url,
+    // /api/health tells whether this replica leads by comparing it with the lease's holder.
+    ...(system.scheduler ? { PELOTON_REPLICA: system.scheduler.holder } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
     PORT: port,
   };

@@ -13,6 +13,8 @@ export interface Context {
   gateway: StorageGateway;
   changes: ChangeFeed;
   actor: Actor;
+  /** Names this request in answers (`data.requestId`) and in the server log; set by the HTTP edge. */
+  requestId?: string;
 }
 
 /**

@@ -46,7 +46,8 @@ export function fieldOfPath(path: readonly Segment[], input: unknown): string | 
       return ["resources", kind, ...tail].join(".");
     return [`resources[${rest[1]}]`, ...tail].join(".");
   }
-  return rest.map(String).join(".") || null;
+  // The configuration itself (not an object, say): its own name.
+  return rest.map(String).join(".") || (inConfig ? "config" : null);
 }
 
 export function zodIssues(error: ZodError, input: unknown): ApiIssue[] {

@@ -89,7 +89,7 @@ describe("hosts.list", () => {
   it("rejects a bad sort key with the field named", async () => {
     await expect(caller.hosts.list({ sort: "rank" as never })).rejects.toMatchObject({
       code: "BAD_REQUEST",
-      message: expect.stringContaining('"sort"'),
+      message: expect.stringMatching(/^sort: /),
     });
   });
 });

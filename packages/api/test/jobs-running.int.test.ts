@@ -19,7 +19,7 @@ beforeEach(() => resetDatabase());
 
 describe("jobs through the API on a running system", () => {
   it("a YAML batch job runs to SUCCEEDED; tasks.list, events and each instance's stdout read back", async () => {
-    await startSystem(gateway, [agent("a1.test"), agent("a2.test")]);
+    await startSystem([agent("a1.test"), agent("a2.test")]);
     const pool = await leafPool(gateway, "batch", ROOMY);
     const { id } = await caller.jobs.create({
       pool,
@@ -57,7 +57,7 @@ describe("jobs through the API on a running system", () => {
   });
 
   it("a job whose pool has no room stays PENDING, and jobs.get says why", async () => {
-    await startSystem(gateway, [agent("a1.test")]);
+    await startSystem([agent("a1.test")]);
     // A STATIC sibling keeps all but half of the agent's 4 cores, so /tiny is
     // entitled to 0.5: its 1-core tasks wait for room. (Its limit, 1, lets
     // them fit one day: a pool whose limit is below a task refuses the job.)

@@ -17,6 +17,7 @@ function networkCause(err: unknown): string | null {
     const code = (e as { code?: string }).code;
     if (code === "ECONNREFUSED") return "connection refused";
     if (code === "ENOTFOUND") return "unknown host";
+    if (code === "ECONNRESET" || code === "EPIPE") return "connection reset";
     if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return "timed out";
     e = (e as { cause?: unknown }).cause;
   }
@@ -32,9 +33,16 @@ export function describeError(err: unknown, baseUrl: string): string {
   if (err instanceof TRPCClientError) {
     const issues = (err.data as { issues?: ApiIssue[] | null } | undefined)?.issues;
     if (issues?.length) return issues.map(describeIssue).join("; ");
+    // No tRPC error at all (a proxy's page, a cut connection): never the parser's words.
+    if (err.data === undefined) return unexpectedAnswer(err, baseUrl);
     return err.message;
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+function unexpectedAnswer(err: TRPCClientError<never>, baseUrl: string): string {
+  const status = (err.meta as { response?: { status?: number } } | undefined)?.response?.status;
+  return `the Peloton API at ${baseUrl} gave an answer that is not one of its own${status ? ` (HTTP ${status})` : ""}; try again, or see the server's log`;
 }
 
 /** An issue of a file (a job's YAML): where it is written, as `field (line N)`. */

@@ -218,6 +218,17 @@ export {
   type TransitionRefusal,
   type TransitionResult,
 } from "./lifecycle/transitions.ts";
+// Input limits: the bounds on everything a user sends, and the zod builders that apply them
+export {
+  boundedList,
+  boundedNumber,
+  boundedText,
+  formatCount,
+  numberAtMost,
+  quoteClipped,
+  type TextOptions,
+} from "./limits/bounded.ts";
+export * from "./limits/limits.ts";
 // Placement (issue 6): a batch of tasks onto a host snapshot
 export {
   describePlacement,

@@ -93,7 +93,10 @@ describe("job config schema: accepted forms", () => {
     },
     {
       name: "instanceConfig keys are instance numbers",
-      input: { instanceConfig: { "0": { name: "first" }, "12": { name: "twelfth" } } },
+      input: {
+        instanceCount: 13,
+        instanceConfig: { "0": { name: "first" }, "12": { name: "twelfth" } },
+      },
       check: (c) => expect(Object.keys(c.instanceConfig)).toEqual(["0", "12"]),
     },
     {

@@ -62,6 +62,8 @@ export {
 } from "./resources/builders.ts";
 export { reservationRole, resourceKey } from "./resources/identity.ts";
 export { parseRanges } from "./resources/ranges.ts";
+// mesos-sim.
+export type { RecoveryReport } from "./sim/checkpoint/recovery.ts";
 export {
   type AgentResourcesSpec,
   type AgentSpec,
@@ -71,10 +73,10 @@ export {
   parseAgentFile,
 } from "./sim/cluster.ts";
 export { SIM_DURATION_KEY, SIM_EXIT_CODE_KEY } from "./sim/simulated-run.ts";
-// mesos-sim.
 export {
   type MesosSim,
   type MesosSimOptions,
+  type MesosSimStopOptions,
   type SimAgentSnapshot,
   type SimTaskSnapshot,
   startMesosSim,

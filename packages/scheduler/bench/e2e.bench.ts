@@ -124,7 +124,6 @@ const benchmarks: Benchmark[] = [
       );
       const sim = await spawnSim(["--agents", agentsFile, "--simulate", "--heartbeat", "5"]);
       const runtime = startScheduler({
-        gateway,
         databaseUrl: db.url,
         masterUrl: sim.url,
         // PELOTON_BENCH_LOG=debug shows each loop's rounds and writes (on stderr).

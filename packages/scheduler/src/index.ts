@@ -53,7 +53,7 @@ export {
   type PreemptorTuning,
 } from "./resmgr/preemptor-loop.ts";
 export * from "./respool/index.ts";
-export { LeaderElection, type LeaderElectionOptions } from "./runtime/leader.ts";
+export { LeaderElection, type LeaderElectionOptions, type LeaderTerm } from "./runtime/leader.ts";
 export { createLogger, type Logger, silentLogger } from "./runtime/logger.ts";
 export { PeriodicLoop, type PeriodicLoopOptions, type SchedulerLoop } from "./runtime/loop.ts";
 export {

@@ -1,4 +1,5 @@
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { openGateway } from "@peloton/storage";
+import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { DEMO_POOLS, ensureRootPool, seedDemoData } from "../src/index.ts";
 
@@ -18,6 +19,26 @@ describe("demo data", () => {
     const before = await gateway.pools.listAll();
     expect(await seedDemoData(gateway)).toEqual({ seeded: false });
     expect(await gateway.pools.listAll()).toEqual(before);
+  });
+
+  it("replicas starting together on an empty database all come up; one of them seeds", async () => {
+    // Each replica has its own pool, as separate processes would.
+    const replicas = Array.from({ length: 3 }, () =>
+      openGateway(inject("databaseUrl"), { max: 2 }),
+    );
+    try {
+      const outcomes = await Promise.all(
+        replicas.map(async (g) => {
+          await ensureRootPool(g);
+          return (await seedDemoData(g)).seeded;
+        }),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+    } finally {
+      await Promise.all(replicas.map((g) => g.close()));
+    }
+    const paths = (await gateway.pools.listAll()).map((p) => p.path);
+    expect(paths).toEqual(["/", ...DEMO_POOLS.map((p) => p.path)]);
   });
 
   it("never seeds over existing pools", async () => {

@@ -35,7 +35,7 @@ const echoJob = (instances: number, command = "echo hello $PELOTON_INSTANCE_ID")
 
 describe("job manager on mesos-sim", () => {
   it("runs a batch job of echo to SUCCEEDED, every instance with its events, and the job SUCCEEDED", async () => {
-    await startSystem(gateway, [agent("a1.test"), agent("a2.test")]);
+    await startSystem([agent("a1.test"), agent("a2.test")]);
     const pool = await leafPool(gateway, "batch", ROOMY);
     const jobId = await submit(gateway, pool, echoJob(4));
     await allIn(jobId, "SUCCEEDED");
@@ -63,7 +63,7 @@ describe("job manager on mesos-sim", () => {
   });
 
   it("retries a failing command per its restart policy, then leaves it FAILED and the job FAILED", async () => {
-    await startSystem(gateway, [agent("a1.test")]);
+    await startSystem([agent("a1.test")]);
     const pool = await leafPool(gateway, "batch", ROOMY);
     const jobId = await submit(gateway, pool, {
       ...echoJob(1, "echo trying >&2; exit 3"),
@@ -98,7 +98,7 @@ describe("job manager on mesos-sim", () => {
   });
 
   it("keeps tasks PENDING with the admission reason when the pool has no room", async () => {
-    await startSystem(gateway, [agent("a1.test"), agent("a2.test")]);
+    await startSystem([agent("a1.test"), agent("a2.test")]);
     const small = {
       cpu: { reservation: 1, limit: 1, share: 1 },
       memory: { reservation: 4096, limit: 4096, share: 1 },
@@ -122,7 +122,7 @@ describe("job manager on mesos-sim", () => {
   });
 
   it("stops a running service (every instance killed, the job KILLED), starts it again, deletes it", async () => {
-    await startSystem(gateway, [agent("a1.test"), agent("a2.test")]);
+    await startSystem([agent("a1.test"), agent("a2.test")]);
     const pool = await leafPool(gateway, "services", ROOMY);
     const jobId = await submit(gateway, pool, {
       ...echoJob(3, "sleep 600"),
@@ -153,7 +153,7 @@ describe("job manager on mesos-sim", () => {
   });
 
   it("scales a service up and down, and restarts one instance as a new run", async () => {
-    await startSystem(gateway, [agent("a1.test"), agent("a2.test")]);
+    await startSystem([agent("a1.test"), agent("a2.test")]);
     const pool = await leafPool(gateway, "services", ROOMY);
     const jobId = await submit(gateway, pool, {
       ...echoJob(2),

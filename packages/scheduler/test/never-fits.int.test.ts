@@ -172,7 +172,7 @@ describe("gangs that can never fit", () => {
 
 describe("gangs that can never fit, on mesos-sim", () => {
   it("a service whose only big host leaves waits aside as CAN_NEVER_FIT; a later job runs; the host returns and it runs again", async () => {
-    const { sim } = await startSystem(gateway, [
+    const { sim } = await startSystem([
       agent("big.test", { resources: { cpus: 8, mem: 8192 } }),
       agent("small.test", { resources: { cpus: 2, mem: 8192 } }),
     ]);

@@ -53,7 +53,7 @@ const hostsOf = async (jobId: string) => (await tasksOf(jobId)).map((t) => t.hos
 
 describe("placement on mesos-sim", () => {
   it("GPU: GPU tasks go to GPU hosts only, and CPU tasks never do", async () => {
-    await startSystem(gateway, [
+    await startSystem([
       agent("cpu-1.test"),
       agent("cpu-2.test"),
       agent("gpu-1.test", { resources: { cpus: 8, mem: 16384, disk: 100_000, gpus: 2 } }),
@@ -77,7 +77,7 @@ describe("placement on mesos-sim", () => {
   });
 
   it("constraints: a host attribute, TASK anti-affinity and NOT", async () => {
-    await startSystem(gateway, [
+    await startSystem([
       agent("a-1.test", { attributes: { zone: "a" } }),
       agent("a-2.test", { attributes: { zone: "a" } }),
       agent("b-1.test", { attributes: { zone: "b" } }),
@@ -128,7 +128,7 @@ describe("placement on mesos-sim", () => {
   });
 
   it("gang: all members placed together, or none of them", async () => {
-    const { sim } = await startSystem(gateway, [
+    const { sim } = await startSystem([
       agent("g-1.test", { resources: { cpus: 4, mem: 8192 } }),
       agent("g-2.test", { resources: { cpus: 4, mem: 8192 } }),
       agent("g-small.test", { resources: { cpus: 2, mem: 8192 } }),
@@ -153,7 +153,7 @@ describe("placement on mesos-sim", () => {
   });
 
   it("daemon: one instance per host; a host added gets one, a host removed loses its own", async () => {
-    const { sim } = await startSystem(gateway, [agent("d-1.test"), agent("d-2.test")]);
+    const { sim } = await startSystem([agent("d-1.test"), agent("d-2.test")]);
     const pool = await leafPool(gateway, "infra", ROOMY);
     const daemon = await submit(gateway, pool, {
       ...job("node-exporter", 0, {}, { cpuLimit: 0.5 }),
@@ -183,7 +183,7 @@ describe("placement on mesos-sim", () => {
   });
 
   it("stateful: the volume is created with the first run and every later run goes back to its host", async () => {
-    await startSystem(gateway, [agent("s-1.test"), agent("s-2.test")]);
+    await startSystem([agent("s-1.test"), agent("s-2.test")]);
     const pool = await leafPool(gateway, "db", ROOMY);
     const db = await submit(gateway, pool, {
       ...job("db", 1, { volume: { containerPath: "data", sizeMB: 128 } }),
@@ -209,7 +209,7 @@ describe("placement on mesos-sim", () => {
   });
 
   it("stateful: a deleted instance's volume is destroyed and its disk unreserved; scaled back up, it gets a fresh one", async () => {
-    const { sim } = await startSystem(gateway, [agent("v-1.test")]);
+    const { sim } = await startSystem([agent("v-1.test")]);
     const pool = await leafPool(gateway, "db", ROOMY);
     const db = await submit(gateway, pool, {
       ...job("db", 2, { volume: { containerPath: "data", sizeMB: 256 } }),

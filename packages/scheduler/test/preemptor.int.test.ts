@@ -36,7 +36,6 @@ const SUSTAINED = 3;
 async function system(agents: number) {
   const cycles: PreemptorCycle[] = [];
   await startSystem(
-    gateway,
     Array.from({ length: agents }, (_, i) => agent(`a${i + 1}.test`)),
     {},
     {

@@ -22,7 +22,6 @@ afterEach(() => vi.restoreAllMocks());
 /** The scheduler runtime on `masterUrl` with short periods, logging to `logger`. */
 async function runtimeOn(masterUrl: string, logger: Logger = log): Promise<SchedulerRuntime> {
   const runtime = startScheduler({
-    gateway,
     databaseUrl: inject("databaseUrl"),
     masterUrl,
     log: logger,

@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { swapDirectParameters } from "./direct-parameters.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
+import { fencedConnection, type LeaseFence } from "./leases/fence.ts";
 
 export type Db = PrismaClient;
 
@@ -17,11 +18,24 @@ export const CONNECTION_WAIT_MS = 15_000;
  * no built-in driver). `max` bounds the pool: the console and the scheduler
  * loops share it.
  */
-export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
+export interface DbOptions {
+  max?: number;
+  /**
+   * Fence every write of this client by a lease epoch: its connections name
+   * the lease and epoch, and the database refuses their writes once the
+   * lease has moved on (leases/fence.ts).
+   */
+  fence?: LeaseFence;
+}
+
+export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: opts.max ?? 10,
     connectionTimeoutMillis: CONNECTION_WAIT_MS,
+    // A dead server or network shows up as an error, not as a query waiting forever.
+    keepAlive: true,
+    ...(opts.fence ? fencedConnection(opts.fence) : {}),
   });
   swapDirectParameters(pool);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });

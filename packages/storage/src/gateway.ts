@@ -21,6 +21,7 @@ import { taskStatusRepository } from "./repositories/task-status.ts";
 import { tasksRepository } from "./repositories/tasks.ts";
 import { volumeReadsRepository } from "./repositories/volume-reads.ts";
 import { volumesRepository } from "./repositories/volumes.ts";
+import { type RetryPolicy, retryTransientConflicts } from "./retry.ts";
 import type { DbOrTx } from "./tx.ts";
 
 function repositories(db: DbOrTx) {
@@ -58,6 +59,11 @@ export type Repositories = ReturnType<typeof repositories>;
  * one transaction, so a state change and its event row commit together.
  */
 export interface StorageGateway extends Repositories {
+  /**
+   * `fn` in one transaction, run again (bounded, jittered) when PostgreSQL
+   * aborts it for a deadlock or a serialization failure; so `fn` must act
+   * only through `tx` (see retry.ts).
+   */
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
    * Reads that must agree with each other (a decision made on several of
@@ -70,24 +76,37 @@ export interface StorageGateway extends Repositories {
   close(): Promise<void>;
 }
 
-export function createGateway(db: Db): StorageGateway {
+export interface GatewayOptions {
+  /** How transactions are retried after deadlocks and serialization failures. */
+  retry?: RetryPolicy;
+}
+
+export function createGateway(db: Db, opts: GatewayOptions = {}): StorageGateway {
   return {
     ...repositories(db),
     // maxWait: Prisma's default (2 s) fails transactions of a busy scheduler that
     // would have had a connection moments later; wait as long as the pool does.
     transaction: (fn) =>
-      db.$transaction((tx) => fn(repositories(tx)), {
-        timeout: 30_000,
-        maxWait: CONNECTION_WAIT_MS,
-      }),
+      retryTransientConflicts(
+        () =>
+          db.$transaction((tx) => fn(repositories(tx)), {
+            timeout: 30_000,
+            maxWait: CONNECTION_WAIT_MS,
+          }),
+        opts.retry,
+      ),
     snapshot: (fn) =>
-      db.$transaction(
-        async (tx) => {
-          // Before any read: the snapshot is taken by the first statement after it.
-          await tx.$executeRaw`SET TRANSACTION READ ONLY`;
-          return fn(repositories(tx));
-        },
-        { timeout: 30_000, maxWait: CONNECTION_WAIT_MS, isolationLevel: "RepeatableRead" },
+      retryTransientConflicts(
+        () =>
+          db.$transaction(
+            async (tx) => {
+              // Before any read: the snapshot is taken by the first statement after it.
+              await tx.$executeRaw`SET TRANSACTION READ ONLY`;
+              return fn(repositories(tx));
+            },
+            { timeout: 30_000, maxWait: CONNECTION_WAIT_MS, isolationLevel: "RepeatableRead" },
+          ),
+        opts.retry,
       ),
     ping: async () => {
       await db.$queryRaw`SELECT 1`;

@@ -2,10 +2,22 @@
  * @peloton/storage: PostgreSQL through Prisma, behind typed repositories.
  * Start-up (embedded server, migrations) lives in `@peloton/storage/bootstrap`.
  */
-export { createDb, type Db } from "./client.ts";
+export { createDb, type Db, type DbOptions } from "./client.ts";
+export {
+  FENCED_SQLSTATE,
+  isDatabaseUnavailable,
+  isFencedOut,
+  isTransientConflict,
+} from "./database-errors.ts";
 export { NotFoundError, VersionConflictError } from "./errors.ts";
-export { createGateway, type Repositories, type StorageGateway } from "./gateway.ts";
-export { AdvisoryLockSession } from "./leases/advisory-lock.ts";
+export {
+  createGateway,
+  type GatewayOptions,
+  type Repositories,
+  type StorageGateway,
+} from "./gateway.ts";
+export { type LeaseFence, leaderApplicationName } from "./leases/fence.ts";
+export { LeaseSession, type LeaseSessionOptions } from "./leases/lease-session.ts";
 export {
   CHANGE_CHANNEL,
   CHANGE_TOPICS,
@@ -120,11 +132,18 @@ export {
   type VolumeSortKey,
 } from "./repositories/volume-reads.ts";
 export type { VolumePin } from "./repositories/volumes.ts";
+export { type RetryPolicy, retryTransientConflicts, retryWaitMs } from "./retry.ts";
 
-import { createDb } from "./client.ts";
-import { createGateway, type StorageGateway } from "./gateway.ts";
+import { createDb, type DbOptions } from "./client.ts";
+import { createGateway, type GatewayOptions, type StorageGateway } from "./gateway.ts";
 
-/** A gateway over its own client for `databaseUrl`. */
-export function openGateway(databaseUrl: string, opts: { max?: number } = {}): StorageGateway {
-  return createGateway(createDb(databaseUrl, opts));
+/**
+ * A gateway over its own client for `databaseUrl`. With `fence`, every write
+ * through it is refused by the database once the lease leaves that epoch.
+ */
+export function openGateway(
+  databaseUrl: string,
+  opts: DbOptions & GatewayOptions = {},
+): StorageGateway {
+  return createGateway(createDb(databaseUrl, opts), opts);
 }

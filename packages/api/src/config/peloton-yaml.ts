@@ -4,8 +4,10 @@
  * keys present with `null` mean "not set", and every problem names the field
  * and its line. Unknown keys are errors.
  */
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { formatCount, MAX_REPORTED_ISSUES, quoteClipped } from "@peloton/engine";
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap } from "yaml";
 import type { z } from "zod";
+import { textProblem, toValues, treeProblem, YAML_PARSE_OPTIONS } from "./yaml-bounds.ts";
 import { arrayElement, objectShape, recordValue } from "./zod-walk.ts";
 
 export interface ConfigIssue {
@@ -18,9 +20,23 @@ export interface ConfigIssue {
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
-  constructor(readonly issues: ConfigIssue[]) {
-    super(issues.map(formatIssue).join("; "));
+  readonly issues: ConfigIssue[];
+  /** At most MAX_REPORTED_ISSUES problems are kept; the last one counts the rest. */
+  constructor(issues: ConfigIssue[]) {
+    const kept = capIssues(issues);
+    super(kept.map(formatIssue).join("; "));
+    this.issues = kept;
   }
+}
+
+/** The first MAX_REPORTED_ISSUES problems and one more saying how many were left out. */
+export function capIssues<T extends ConfigIssue>(issues: T[]): (T | ConfigIssue)[] {
+  if (issues.length <= MAX_REPORTED_ISSUES) return issues;
+  const rest = issues.length - MAX_REPORTED_ISSUES;
+  return [
+    ...issues.slice(0, MAX_REPORTED_ISSUES),
+    { field: "", message: `and ${formatCount(rest)} more problem${rest === 1 ? "" : "s"}` },
+  ];
 }
 
 export function formatIssue(i: ConfigIssue): string {
@@ -68,14 +84,17 @@ function canonicalise(
       ? Object.keys(shape).find((k) => k.toLowerCase() === key.toLowerCase())
       : undefined;
     if (shape && !canonical) {
-      issues.push({ field: pathToString([...written, key]), message: `unknown field "${key}"` });
+      issues.push({
+        field: pathToString([...written, key]),
+        message: `unknown field ${quoteClipped(key)}`,
+      });
       continue;
     }
     const name = canonical ?? key;
     if (name in out) {
       issues.push({
         field: pathToString([...written, key]),
-        message: `"${key}" is given twice (as ${name})`,
+        message: `${quoteClipped(key)} is given twice (as ${name})`,
       });
       continue;
     }
@@ -91,17 +110,36 @@ function canonicalise(
   return out;
 }
 
+/**
+ * Finds where a path is written. A mapping's keys are indexed once, on first
+ * use, so that placing every problem of a file with many keys stays linear
+ * (searching the items for each problem made 40,000 problems take minutes).
+ */
+function locator(doc: ReturnType<typeof parseDocument>, lc: LineCounter) {
+  const indexes = new WeakMap<YAMLMap, Map<string, unknown>>();
+  const child = (map: YAMLMap, key: string): unknown => {
+    let index = indexes.get(map);
+    if (!index) {
+      index = new Map();
+      for (const it of map.items)
+        if (isScalar(it.key) && !index.has(String(it.key.value)))
+          index.set(String(it.key.value), it.value);
+      indexes.set(map, index);
+    }
+    return index.get(key);
+  };
+  return (written: Path) => locate(doc, lc, written, child);
+}
+
 function locate(
   doc: ReturnType<typeof parseDocument>,
   lc: LineCounter,
   written: Path,
+  child: (map: YAMLMap, key: string) => unknown,
 ): { line?: number; column?: number } {
   let node: unknown = doc.contents;
   for (const p of written) {
-    if (isMap(node))
-      node =
-        node.items.find((it) => isScalar(it.key) && String(it.key.value) === String(p))?.value ??
-        node;
+    if (isMap(node)) node = child(node as YAMLMap, String(p)) ?? node;
     else if (isSeq(node) && typeof p === "number") node = node.items[p] ?? node;
     else break;
   }
@@ -131,11 +169,13 @@ export function decodePelotonYaml<S extends z.ZodType>(
   text: string,
   schema: S,
 ): DecodedYaml<z.output<S>> {
+  const tooMuch = textProblem(text);
+  if (tooMuch) throw new ConfigError([{ field: "", message: tooMuch }]);
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { ...YAML_PARSE_OPTIONS, lineCounter: lc });
   if (doc.errors.length) {
     throw new ConfigError(
-      doc.errors.map((e) => {
+      doc.errors.slice(0, MAX_REPORTED_ISSUES + 1).map((e) => {
         // Without prettyErrors the error has only its offset: the line counter places it.
         const pos = e.linePos?.[0] ?? lc.linePos(e.pos[0]);
         return {
@@ -146,12 +186,26 @@ export function decodePelotonYaml<S extends z.ZodType>(
       }),
     );
   }
-  const raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  const treeTooBig = treeProblem(doc);
+  if (treeTooBig) {
+    const pos = treeTooBig.offset !== undefined ? lc.linePos(treeTooBig.offset) : undefined;
+    throw new ConfigError([
+      {
+        field: "",
+        message: treeTooBig.message,
+        ...(pos ? { line: pos.line, column: pos.col } : {}),
+      },
+    ]);
+  }
+  const values = toValues(doc);
+  if (!values.ok) throw new ConfigError([{ field: "", message: values.message }]);
+  const raw = values.value;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new ConfigError([
       { field: "", message: "expected a mapping of fields at the top level" },
     ]);
   }
+  const at = locator(doc, lc);
   const paths = new Map<string, Path>();
   const issues: ConfigIssue[] = [];
   const value = canonicalise(raw, schema, [], [], paths, issues);
@@ -166,11 +220,14 @@ export function decodePelotonYaml<S extends z.ZodType>(
         if (w) written = [...w, ...canonical.slice(n)];
       }
       const field = pathToString(written ?? canonical);
-      issues.push({ field, message: issue.message, ...locate(doc, lc, written ?? canonical) });
+      issues.push({ field, message: issue.message, ...at(written ?? canonical) });
     }
   }
-  for (const i of issues)
-    if (i.line === undefined) Object.assign(i, locate(doc, lc, fieldToPath(i.field)));
+  for (const i of issues) if (i.line === undefined) Object.assign(i, at(fieldToPath(i.field)));
+  // The broadest problems first (a list with too many entries before each entry's own),
+  // so that the 50 an answer lists start with them; otherwise in the file's order.
+  const depth = (i: ConfigIssue) => (i.field.match(/[.[]/g)?.length ?? 0) + (i.field ? 1 : 0);
+  issues.sort((a, b) => depth(a) - depth(b));
   if (issues.length) throw new ConfigError(issues);
   return {
     value: (result as { data: z.output<S> }).data,
@@ -180,7 +237,7 @@ export function decodePelotonYaml<S extends z.ZodType>(
         const w = paths.get(pathToString(canonical.slice(0, n)));
         if (!w) continue;
         const written = [...w, ...canonical.slice(n)];
-        return { field: pathToString(written), ...locate(doc, lc, written) };
+        return { field: pathToString(written), ...at(written) };
       }
       return { field };
     },

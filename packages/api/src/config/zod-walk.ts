@@ -10,6 +10,7 @@ type AnyDef = {
   type: string;
   innerType?: z.ZodType;
   in?: z.ZodType;
+  out?: z.ZodType;
   element?: z.ZodType;
   valueType?: z.ZodType;
   shape?: Record<string, z.ZodType>;
@@ -19,6 +20,8 @@ type AnyDef = {
 function def(schema: z.ZodType): AnyDef {
   return (schema as unknown as { def: AnyDef }).def;
 }
+
+const OPAQUE = new Set(["unknown", "any"]);
 
 export function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
@@ -34,7 +37,10 @@ export function unwrap(schema: z.ZodType): z.ZodType {
       d.innerType
     )
       s = d.innerType;
-    else if (d.type === "pipe" && d.in) s = d.in;
+    else if (d.type === "pipe" && d.in)
+      // A pipe from a pre-check on the raw value (`z.unknown().superRefine(…).pipe(shape)`)
+      // has its shape on the way out.
+      s = OPAQUE.has(def(d.in).type) && d.out ? d.out : d.in;
     else break;
   }
   return s;

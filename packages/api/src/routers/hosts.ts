@@ -7,8 +7,18 @@ import type { HostRecord, HostStateChange } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "../context.ts";
+import { IssuesError } from "../issues.ts";
 import { hostActionInput, hostListInput, hostnameSchema } from "../schemas/hosts.ts";
 import { publicProcedure, router } from "../trpc.ts";
+
+/** A refusal about the host named in the input: the message, and the issue on `hostname`. */
+function hostError(code: TRPCError["code"], issueCode: string, message: string): TRPCError {
+  return new TRPCError({
+    code,
+    message,
+    cause: new IssuesError([{ field: "hostname", code: issueCode, message }]),
+  });
+}
 
 /** What a client sees of a host: the record without the internal agent URL. */
 function view(h: HostRecord) {
@@ -21,14 +31,13 @@ function refusal(
   change: Exclude<HostStateChange, { ok: true }>,
   action: string,
 ): TRPCError {
-  if (change.kind === "not_found") {
-    return new TRPCError({ code: "NOT_FOUND", message: `host ${hostname} does not exist` });
-  }
+  if (change.kind === "not_found")
+    return hostError("NOT_FOUND", "HOST_NOT_FOUND", `host ${hostname} does not exist`);
   const why =
     change.state === "DOWN"
       ? "it is DOWN; it comes back UP when its agent re-registers"
       : `it is already ${change.state}`;
-  return new TRPCError({ code: "CONFLICT", message: `cannot ${action} host ${hostname}: ${why}` });
+  return hostError("CONFLICT", "HOST_STATE", `cannot ${action} host ${hostname}: ${why}`);
 }
 
 /** An operator's drain or bring-up: the state change and its audit row in one transaction. */
@@ -76,12 +85,8 @@ export const hostsRouter = router({
     .input(z.object({ hostname: hostnameSchema }))
     .query(async ({ ctx, input }) => {
       const host = await ctx.gateway.hosts.get(input.hostname);
-      if (host === null) {
-        throw new TRPCError({
-          code: "NOT_FOUND",
-          message: `host ${input.hostname} does not exist`,
-        });
-      }
+      if (host === null)
+        throw hostError("NOT_FOUND", "HOST_NOT_FOUND", `host ${input.hostname} does not exist`);
       return view(host);
     }),
 

@@ -4,7 +4,13 @@
  * errors whose issues name the field and, for YAML, the line (worded once
  * here: STYLE.md, errors are values turned into words at each edge).
  */
-import { describeNeverFit, jobConfigSchema, type NeverFitCause } from "@peloton/engine";
+import {
+  describeNeverFit,
+  formatCount,
+  jobConfigSchema,
+  MAX_REPORTED_ISSUES,
+  type NeverFitCause,
+} from "@peloton/engine";
 import {
   actOnJob,
   type CreateJobFailure,
@@ -23,7 +29,16 @@ export interface ConfigApiIssue extends ApiIssue {
   column?: number;
 }
 
-function badConfig(issues: ConfigApiIssue[]): TRPCError {
+function badConfig(all: ConfigApiIssue[]): TRPCError {
+  // A file can break one rule once per instance: the first problems, and how many more.
+  const rest = all.length - MAX_REPORTED_ISSUES;
+  const issues: ConfigApiIssue[] =
+    rest > 0
+      ? [
+          ...all.slice(0, MAX_REPORTED_ISSUES),
+          { field: null, code: "MORE_PROBLEMS", message: `and ${formatCount(rest)} more problems` },
+        ]
+      : all;
   const words = issues.map(
     (i) => `${i.field ?? "(file)"}${i.line ? ` (line ${i.line})` : ""}: ${i.message}`,
   );

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { publicProcedure, router } from "../trpc.ts";
 
 export const liveInput = z.object({
-  topics: z.array(z.enum(CHANGE_TOPICS)).min(1, "name at least one topic"),
+  topics: z
+    .array(z.enum(CHANGE_TOPICS))
+    .min(1, "name at least one topic")
+    .max(CHANGE_TOPICS.length, `at most ${CHANGE_TOPICS.length} topics`),
 });
 
 /**

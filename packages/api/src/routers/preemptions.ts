@@ -5,6 +5,7 @@
  * victim came back. Read-only: preemptions are made by the resource manager.
  */
 import { TRPCError } from "@trpc/server";
+import { IssuesError } from "../issues.ts";
 import { preemptionCounts } from "../preemptions/counts.ts";
 import { storageFilters } from "../preemptions/filters.ts";
 import {
@@ -27,7 +28,12 @@ export const preemptionsRouter = router({
   get: publicProcedure.input(preemptionGetInput).query(async ({ ctx, input }) => {
     const p = await ctx.gateway.preemptions.get(input.id);
     if (p === null) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `preemption ${input.id} does not exist` });
+      const message = `preemption ${input.id} does not exist`;
+      throw new TRPCError({
+        code: "NOT_FOUND",
+        message,
+        cause: new IssuesError([{ field: "id", code: "PREEMPTION_NOT_FOUND", message }]),
+      });
     }
     return p;
   }),

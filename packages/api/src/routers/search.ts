@@ -1,9 +1,14 @@
+import { boundedText, MAX_SEARCH_LENGTH } from "@peloton/engine";
 import { z } from "zod";
 import { poolHref } from "../schemas/pools.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
 export const searchInput = z.object({
-  q: z.string().trim().min(1, "type something to search").max(200),
+  q: boundedText(MAX_SEARCH_LENGTH, {
+    trim: true,
+    min: 1,
+    minMessage: "type something to search",
+  }),
   limit: z.number().int().min(1).max(50).default(10),
 });
 

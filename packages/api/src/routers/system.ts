@@ -1,7 +1,6 @@
+import { TRPCError } from "@trpc/server";
+import { LEASE_LIVE_MS, readHealth, replicaFromEnv } from "../health.ts";
 import { publicProcedure, router } from "../trpc.ts";
-
-/** A lease not renewed for this long has no live holder (leaders renew every 2 s). */
-const LEASE_STALE_MS = 15_000;
 
 export const systemRouter = router({
   /** The acting identity, always shown in the console's header. */
@@ -27,13 +26,23 @@ export const systemRouter = router({
       holder: lease.holder,
       since: lease.acquiredAt,
       renewedAt: lease.renewedAt,
-      live: Date.now() - lease.renewedAt.getTime() < LEASE_STALE_MS,
+      live: Date.now() - lease.renewedAt.getTime() < LEASE_LIVE_MS,
       frameworkId: framework?.frameworkId ?? null,
       masterUrl: framework?.masterUrl ?? null,
     };
   }),
+  /**
+   * This replica's health (health.ts): whether it leads, whether the
+   * scheduler runs and the cluster is subscribed. An unreachable database
+   * is an error (SERVICE_UNAVAILABLE, 503), as at GET /api/health.
+   */
   health: publicProcedure.query(async ({ ctx }) => {
-    await ctx.gateway.ping();
-    return { ok: true as const };
+    const report = await readHealth(ctx.gateway, replicaFromEnv());
+    if (!report.database.reachable)
+      throw new TRPCError({
+        code: "SERVICE_UNAVAILABLE",
+        message: `the database is unreachable: ${report.database.error}`,
+      });
+    return report;
   }),
 });

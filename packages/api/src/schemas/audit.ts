@@ -4,25 +4,30 @@
  * change. Imports nothing but zod and the time-bound rule, so it is safe in a
  * browser bundle.
  */
+import {
+  boundedText,
+  MAX_NAME_LENGTH,
+  MAX_POOL_PATH_LENGTH,
+  MAX_SEARCH_LENGTH,
+} from "@peloton/engine";
 import { z } from "zod";
+import { opaqueCursorSchema } from "./cursors.ts";
 import { timeBoundSchema } from "./preemptions.ts";
 
 export const auditListInput = z
   .object({
-    actor: z.string().trim().min(1).max(200).optional(),
+    actor: boundedText(MAX_NAME_LENGTH, { trim: true, min: 1 }).optional(),
     /** An exact action ("job.stop") or a family ending in a dot ("job."). */
-    action: z
-      .string()
-      .trim()
+    action: boundedText(MAX_SEARCH_LENGTH, { trim: true })
       .regex(/^[a-z][a-z_-]*(\.[a-z_-]*)?$/, 'an action looks like "job.stop", or "job." for all')
       .optional(),
-    targetType: z.string().trim().min(1).max(50).optional(),
+    targetType: boundedText(50, { trim: true, min: 1 }).optional(),
     /** Part of the target: a pool path, a job id, a hostname. */
-    target: z.string().trim().min(1).max(300).optional(),
+    target: boundedText(MAX_POOL_PATH_LENGTH, { trim: true, min: 1 }).optional(),
     since: timeBoundSchema.optional(),
     until: timeBoundSchema.optional(),
     limit: z.number().int().min(1).max(200).default(50),
-    cursor: z.string().max(500).nullish(),
+    cursor: opaqueCursorSchema.nullish(),
   })
   .refine((f) => !f.since || !f.until || f.since <= f.until, {
     message: "since must come before until",

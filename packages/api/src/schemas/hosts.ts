@@ -2,16 +2,21 @@
  * Host schemas shared by the API, the console (filters in the URL) and the
  * CLI (`peloton host list`).
  */
+
+import {
+  boundedText,
+  MAX_NAME_LENGTH,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_TERMS,
+  MAX_VALUE_LENGTH,
+} from "@peloton/engine";
 import { HOST_SORT_KEYS, HOST_STATES } from "@peloton/storage";
 import { z } from "zod";
+import { opaqueCursorSchema } from "./cursors.ts";
 
 export const hostStateSchema = z.enum(HOST_STATES);
 
-export const hostnameSchema = z
-  .string()
-  .trim()
-  .min(1, "name a host")
-  .max(253, "a hostname has at most 253 characters");
+export const hostnameSchema = boundedText(253, { trim: true, min: 1, minMessage: "name a host" });
 
 export const hostListInput = z.object({
   /** Only hosts in these states (all when empty). */
@@ -19,21 +24,32 @@ export const hostListInput = z.object({
   /** Attribute pairs every listed host has, e.g. {zone: "us-east-1a"}. */
   attributes: z
     .record(
-      z.string().trim().min(1, "an attribute name is needed").max(100),
-      z.string().trim().min(1, "an attribute value is needed").max(200),
+      boundedText(MAX_NAME_LENGTH, {
+        trim: true,
+        min: 1,
+        minMessage: "an attribute name is needed",
+      }),
+      boundedText(MAX_NAME_LENGTH, {
+        trim: true,
+        min: 1,
+        minMessage: "an attribute value is needed",
+      }),
     )
+    .refine((a) => Object.keys(a).length <= MAX_SEARCH_TERMS, {
+      message: `at most ${MAX_SEARCH_TERMS} attributes`,
+    })
     .default({}),
   /** Part of the hostname. */
-  text: z.string().trim().max(200).default(""),
+  text: boundedText(MAX_SEARCH_LENGTH, { trim: true }).default(""),
   sort: z.enum(HOST_SORT_KEYS).default("hostname"),
   order: z.enum(["asc", "desc"]).default("asc"),
   limit: z.number().int().min(1).max(500).default(100),
-  cursor: z.string().max(500).nullish(),
+  cursor: opaqueCursorSchema.nullish(),
 });
 export type HostListInput = z.input<typeof hostListInput>;
 
 export const hostActionInput = z.object({
   hostname: hostnameSchema,
   /** Why, for the audit log and the host's state reason. */
-  reason: z.string().trim().max(500).default(""),
+  reason: boundedText(MAX_VALUE_LENGTH, { trim: true }).default(""),
 });

@@ -5,6 +5,7 @@
  */
 export * from "./audit.ts";
 export * from "./jobs.ts";
+export * from "./limits.ts";
 export * from "./pools.ts";
 export * from "./preemptions.ts";
 export * from "./tasks.ts";

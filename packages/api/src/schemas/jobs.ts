@@ -4,9 +4,25 @@
  * YAML, decoded and checked by the API (the engine's `jobConfigSchema` and
  * rules), so that every problem names its field and line.
  */
-import { JOB_STATES, JOB_TYPE_NUMBERS, type JobState, type JobType } from "@peloton/engine";
+import {
+  boundedList,
+  boundedNumber,
+  boundedText,
+  JOB_STATES,
+  JOB_TYPE_NUMBERS,
+  type JobState,
+  type JobType,
+  MAX_INSTANCES,
+  MAX_INT32,
+  MAX_NAME_LENGTH,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_TERMS,
+  MAX_VALUE_LENGTH,
+  MAX_YAML_LENGTH,
+} from "@peloton/engine";
 import { z } from "zod";
-import { poolPathSchema } from "./pools.ts";
+import { opaqueCursorSchema, rowIdCursorSchema } from "./cursors.ts";
+import { poolPathSchema, versionSchema } from "./pools.ts";
 
 // The state vocabulary, for filters and for what an action applies to (no server code).
 export {
@@ -30,23 +46,20 @@ export const JOB_SORT_NAMES = [
   "instanceCount",
 ] as const;
 
-export const jobIdSchema = z.uuid("a job id is a UUID");
+export const jobIdSchema = boundedText(36).pipe(z.uuid("a job id is a UUID"));
 
 /** A job id with the version the user acted on (optional: absent = act on the current one). */
 export const jobRefInput = z.object({
   id: jobIdSchema,
   /** The job's version as the user saw it: a newer one means someone else acted first. */
-  version: z.number().int().min(1).optional(),
+  version: versionSchema.optional(),
 });
 
 export const jobCreateInput = z.object({
   /** Wins over the file's `respoolId` (Peloton's `job create <pool> <file>`). */
   pool: poolPathSchema.optional(),
   /** Peloton's job YAML, as written. */
-  yaml: z
-    .string()
-    .min(1, "the job config is empty")
-    .max(1_000_000, "a job config has at most 1,000,000 characters"),
+  yaml: boundedText(MAX_YAML_LENGTH, { min: 1, minMessage: "the job config is empty" }),
 });
 
 export const jobListInput = z.object({
@@ -57,34 +70,33 @@ export const jobListInput = z.object({
     .default([]),
   types: z.array(z.enum(JOB_TYPE_NAMES)).max(JOB_TYPE_NAMES.length).default([]),
   pool: poolPathSchema.optional(),
-  owner: z.string().trim().max(200).optional(),
+  owner: boundedText(MAX_NAME_LENGTH, { trim: true }).optional(),
   /** Part of the name. */
-  text: z.string().trim().max(200).default(""),
+  text: boundedText(MAX_SEARCH_LENGTH, { trim: true }).default(""),
   /** Every label must be on the job. */
-  labels: z
-    .array(z.object({ key: z.string().min(1).max(200), value: z.string().max(200) }))
-    .max(20)
-    .default([]),
+  labels: boundedList(
+    z.object({
+      key: boundedText(MAX_NAME_LENGTH, { min: 1 }),
+      value: boundedText(MAX_VALUE_LENGTH),
+    }),
+    MAX_SEARCH_TERMS,
+  ).default([]),
   sort: z.enum(JOB_SORT_NAMES).default("createdAt"),
   order: z.enum(["asc", "desc"]).default("desc"),
   limit: z.number().int().min(1).max(500).default(50),
-  cursor: z.string().max(500).nullish(),
+  cursor: opaqueCursorSchema.nullish(),
 });
 export type JobListInput = z.input<typeof jobListInput>;
 
 export const jobScaleInput = jobRefInput.extend({
-  instanceCount: z
-    .number()
-    .int("instanceCount must be a whole number")
-    .min(0, "instanceCount must be ≥ 0")
-    .max(100_000, "a job has at most 100,000 instances"),
+  instanceCount: boundedNumber(0, MAX_INSTANCES, { whole: true }),
 });
 
 /** A job's task events, newest first (the job page's timeline). */
 export const jobEventsInput = z.object({
   id: jobIdSchema,
   /** One instance only; every instance when absent. */
-  instance: z.number().int().min(0).optional(),
+  instance: boundedNumber(0, MAX_INT32, { whole: true }).optional(),
   limit: z.number().int().min(1).max(500).default(100),
-  cursor: z.string().regex(/^\d+$/).nullish(),
+  cursor: rowIdCursorSchema.nullish(),
 });

@@ -4,26 +4,47 @@
  * the YAML decoder also accepts the all-lowercase spelling.
  */
 
-import { pelotonEnum } from "@peloton/engine";
+import {
+  boundedList,
+  boundedNumber,
+  boundedText,
+  formatCount,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_INT32,
+  MAX_LDAP_GROUPS,
+  MAX_NAME_LENGTH,
+  MAX_POOL_AMOUNT,
+  MAX_POOL_NAME_LENGTH,
+  MAX_POOL_PATH_LENGTH,
+  MAX_POOL_RESOURCES,
+  MAX_POOL_SHARE,
+  pelotonEnum,
+} from "@peloton/engine";
 import { z } from "zod";
+import { rowIdCursorSchema } from "./cursors.ts";
 
 export const RESOURCE_KINDS = ["cpu", "gpu", "memory", "disk"] as const;
 export const resourceKindSchema = z.enum(RESOURCE_KINDS);
 
-const amount = (what: string) =>
+/** A pool's amount: finite, ≥ 0, at most MAX_POOL_AMOUNT (shares: MAX_POOL_SHARE). */
+const amount = (what: string, max = MAX_POOL_AMOUNT) =>
   z
     .number({ error: `${what} must be a number` })
     .finite(`${what} must be a finite number`)
-    .min(0, `${what} must be ≥ 0`);
+    .min(0, `${what} must be ≥ 0`)
+    .max(max, {
+      error: (iss) =>
+        `${what}: at most ${formatCount(max)} (got ${formatCount(iss.input as number)})`,
+    });
+
+/** A version the user edited (PostgreSQL integer). */
+export const versionSchema = boundedNumber(1, MAX_INT32, { whole: true });
 
 /** A pool path: "/" or "/a/b" — segments of letters, digits, `_`, `-` and `.`. */
-export const poolPathSchema = z
-  .string()
-  .trim()
-  .regex(
-    /^\/$|^(\/[A-Za-z0-9_.-]+)+$/,
-    'a pool path looks like "/team/batch" (letters, digits, _ - .)',
-  );
+export const poolPathSchema = boundedText(MAX_POOL_PATH_LENGTH, { trim: true }).regex(
+  /^\/$|^(\/[A-Za-z0-9_.-]+)+$/,
+  'a pool path looks like "/team/batch" (letters, digits, _ - .)',
+);
 
 /** The console's page of a pool: `/infra/batch` → `/pools/infra/batch`. */
 export function poolHref(path: string): string {
@@ -32,21 +53,22 @@ export function poolHref(path: string): string {
     : `/pools/${path.slice(1).split("/").map(encodeURIComponent).join("/")}`;
 }
 
-export const poolNameSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_.-]{1,100}$/, "a pool name uses letters, digits, _ - . (1–100 characters)");
+export const poolNameSchema = boundedText(MAX_POOL_NAME_LENGTH, { trim: true }).regex(
+  /^[A-Za-z0-9_.-]+$/,
+  `a pool name uses letters, digits, _ - . (1–${MAX_POOL_NAME_LENGTH} characters)`,
+);
 
 export const resourceConfigSchema = z.strictObject({
   // Any string: the engine's validation names an unknown kind with the pool (rule 1).
-  kind: z.string(),
+  kind: boundedText(MAX_NAME_LENGTH),
   reservation: amount("reservation").default(0),
   limit: amount("limit").default(0),
   // Protobuf's zero value: a listed kind without a share has share 0.
-  share: amount("share").default(0),
+  share: amount("share", MAX_POOL_SHARE).default(0),
   type: pelotonEnum({ ELASTIC: 1, STATIC: 2 }).default("ELASTIC"),
 });
 
+// Finite and ≥ 0 here; above 100 is the engine's rule (CONTROLLER_LIMIT_OVER_100), with its words.
 const percentLimit = z.strictObject({
   maxPercent: z.number().min(0, "maxPercent must be ≥ 0"),
 });
@@ -54,16 +76,21 @@ const percentLimit = z.strictObject({
 /** Peloton's ResourcePoolConfig as a respool YAML file holds it. */
 export const respoolConfigSchema = z.strictObject({
   name: poolNameSchema,
-  owningTeam: z.string().default(""),
-  ldapGroups: z.array(z.string()).default([]),
-  description: z.string().default(""),
-  resources: z.array(resourceConfigSchema).default([]),
+  owningTeam: boundedText(MAX_NAME_LENGTH).default(""),
+  ldapGroups: boundedList(boundedText(MAX_NAME_LENGTH), MAX_LDAP_GROUPS).default([]),
+  description: boundedText(MAX_DESCRIPTION_LENGTH).default(""),
+  resources: boundedList(resourceConfigSchema, MAX_POOL_RESOURCES).default([]),
   // 1 = priority FIFO, the only scheduling policy.
   policy: pelotonEnum({ PriorityFIFO: 1 }).default("PriorityFIFO"),
   controllerLimit: percentLimit.optional(),
   slackLimit: percentLimit.optional(),
   // The parent is given by the path; a file that names one is refused on create.
-  parent: z.union([z.string(), z.strictObject({ value: z.string() })]).optional(),
+  parent: z
+    .union([
+      boundedText(MAX_POOL_PATH_LENGTH),
+      z.strictObject({ value: boundedText(MAX_POOL_PATH_LENGTH) }),
+    ])
+    .optional(),
 });
 export type RespoolConfig = z.output<typeof respoolConfigSchema>;
 export type RespoolConfigInput = z.input<typeof respoolConfigSchema>;
@@ -76,13 +103,13 @@ export const poolsCreateInput = z.object({
 export const poolsUpdateInput = z.object({
   path: poolPathSchema,
   /** The version the user edited: a stale one is a conflict, never an overwrite. */
-  version: z.number().int().min(1),
+  version: versionSchema,
   config: respoolConfigSchema,
 });
 
 export const poolsDeleteInput = z.object({
   path: poolPathSchema,
-  version: z.number().int().min(1).optional(),
+  version: versionSchema.optional(),
 });
 
 export const poolsPreviewInput = z.discriminatedUnion("action", [
@@ -93,7 +120,7 @@ export const poolsPreviewInput = z.discriminatedUnion("action", [
 
 export const poolsHistoryInput = z.object({
   path: poolPathSchema,
-  cursor: z.string().regex(/^\d+$/).nullish(),
+  cursor: rowIdCursorSchema.nullish(),
   limit: z.number().int().min(1).max(200).default(20),
 });
 
@@ -125,7 +152,7 @@ export const RESERVATION_TYPES = ["ELASTIC", "STATIC"] as const;
 export const kindSettingsSchema = z.strictObject({
   reservation: amount("reservation"),
   limit: amount("limit"),
-  share: amount("share"),
+  share: amount("share", MAX_POOL_SHARE),
   type: z.enum(RESERVATION_TYPES),
 });
 
@@ -137,10 +164,13 @@ const optionalPercent = (what: string) =>
 
 export const poolFormSchema = z.strictObject({
   name: poolNameSchema,
-  owningTeam: z.string().trim().max(200, "at most 200 characters"),
-  description: z.string().max(2000, "at most 2,000 characters"),
+  owningTeam: boundedText(MAX_NAME_LENGTH, { trim: true }),
+  description: boundedText(MAX_DESCRIPTION_LENGTH),
   /** Comma- or space-separated, as people type them. */
-  ldapGroups: z.string().max(2000, "at most 2,000 characters"),
+  ldapGroups: boundedText(MAX_LDAP_GROUPS * (MAX_NAME_LENGTH + 2)).refine(
+    (v) => v.split(/[\s,]+/).filter(Boolean).length <= MAX_LDAP_GROUPS,
+    `at most ${MAX_LDAP_GROUPS} groups`,
+  ),
   resources: z.strictObject({
     cpu: kindSettingsSchema,
     gpu: kindSettingsSchema,

@@ -5,7 +5,9 @@
  * and a command line select the same rows. Imports nothing but zod and the
  * pool path rule, so it is safe in a browser bundle.
  */
+import { boundedNumber, boundedText, MAX_INT32 } from "@peloton/engine";
 import { z } from "zod";
+import { rowIdSchema } from "./cursors.ts";
 import { poolPathSchema } from "./pools.ts";
 
 export const PREEMPTION_KIND_VALUES = ["INTER_POOL", "INTRA_POOL"] as const;
@@ -37,18 +39,20 @@ const TIME_HINT =
  * ("24h": a day ago). Durations stay relative in links, so a shared
  * "last 24 hours" view means the last 24 hours whenever it is opened.
  */
-export const timeBoundSchema = z.union([z.date(), z.string().trim().min(1)]).transform((v, ctx) => {
-  if (v instanceof Date) return v;
-  const ms = parseDuration(v);
-  if (ms !== null) return new Date(Date.now() - ms);
-  // An ISO date or date-time (with Z or an offset, or none: UTC is not assumed silently).
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) {
-    const t = new Date(v);
-    if (!Number.isNaN(t.getTime())) return t;
-  }
-  ctx.addIssue({ code: "custom", message: `"${v}" is not a time: ${TIME_HINT}` });
-  return z.NEVER;
-});
+export const timeBoundSchema = z
+  .union([z.date(), boundedText(100, { trim: true, min: 1 })])
+  .transform((v, ctx) => {
+    if (v instanceof Date) return v;
+    const ms = parseDuration(v);
+    if (ms !== null) return new Date(Date.now() - ms);
+    // An ISO date or date-time (with Z or an offset, or none: UTC is not assumed silently).
+    if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) {
+      const t = new Date(v);
+      if (!Number.isNaN(t.getTime())) return t;
+    }
+    ctx.addIssue({ code: "custom", message: `"${v}" is not a time: ${TIME_HINT}` });
+    return z.NEVER;
+  });
 
 // Any 8-4-4-4-12 hex id (PostgreSQL's uuid), not only RFC 4122 ones.
 const uuid = (what: string) => z.guid({ error: `${what} is an id like 0b5c7f2e-…-…` });
@@ -63,7 +67,7 @@ const filterShape = {
   subtree: z.boolean().default(false),
   /** The victim's job id; with `instance`, one of its instances. */
   job: uuid("job").optional(),
-  instance: z.number().int().min(0).optional(),
+  instance: boundedNumber(0, MAX_INT32, { whole: true }).optional(),
   /** The victim's task id. */
   task: uuid("task").optional(),
   kind: z.enum(PREEMPTION_KIND_VALUES).optional(),
@@ -99,8 +103,7 @@ export const preemptionListInput = z
   .object({
     ...filterShape,
     limit: z.number().int().min(1).max(PREEMPTION_PAGE_MAX).default(50),
-    cursor: z
-      .string()
+    cursor: boundedText(40)
       .regex(/^\d{1,15}_\d{1,19}$/, "cursor is a value from an earlier page's nextCursor")
       .nullish(),
   })
@@ -108,7 +111,7 @@ export const preemptionListInput = z
 export type PreemptionListInput = z.input<typeof preemptionListInput>;
 
 export const preemptionGetInput = z.object({
-  id: z.string().regex(/^\d{1,19}$/, "a preemption id is a number"),
+  id: rowIdSchema("a preemption id is a number"),
 });
 
 /**

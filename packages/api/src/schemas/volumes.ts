@@ -4,6 +4,8 @@
  * time, so it is safe in a browser bundle; the storage types only check at
  * compile time that both sides name the same states and sorts.
  */
+
+import { boundedText, MAX_CURSOR_LENGTH, MAX_SEARCH_LENGTH } from "@peloton/engine";
 import type { VolumeSortKey, VolumeState } from "@peloton/storage";
 import { z } from "zod";
 import { jobIdSchema } from "./jobs.ts";
@@ -28,14 +30,14 @@ export const volumeListInput = z.object({
   /** Only volumes in these states (every state but DELETED when empty). */
   states: z.array(z.enum(VOLUME_STATES)).max(VOLUME_STATES.length).default([]),
   /** Only volumes on this host. */
-  host: z.string().trim().max(253).optional(),
+  host: boundedText(253, { trim: true }).optional(),
   /** Only this job's volumes. */
   jobId: jobIdSchema.optional(),
   /** Part of the volume id or the job name. */
-  text: z.string().trim().max(200).default(""),
+  text: boundedText(MAX_SEARCH_LENGTH, { trim: true }).default(""),
   sort: z.enum(VOLUME_SORT_NAMES).default("job"),
   order: z.enum(["asc", "desc"]).default("asc"),
   limit: z.number().int().min(1).max(500).default(100),
-  cursor: z.string().max(1000).nullish(),
+  cursor: boundedText(2 * MAX_CURSOR_LENGTH).nullish(),
 });
 export type VolumeListInput = z.input<typeof volumeListInput>;

@@ -1,17 +1,17 @@
 /**
  * The API over real HTTP on an ephemeral port, for tests and benchmarks of
- * clients (the CLI, tRPC's HTTP client): the same router and error formatter
- * as the console's route, on Node's HTTP server, and the console's other API
- * route, the preemptions CSV export.
+ * clients (the CLI, tRPC's HTTP client): the console's own fetch edge
+ * (`createTrpcEdge`: the same bounds, error answers and request ids) on
+ * Node's HTTP server, and the console's other API route, the preemptions CSV
+ * export.
  */
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { Context } from "../../src/context.ts";
 import { preemptionsCsvResponse } from "../../src/preemptions/http.ts";
-import { appRouter } from "../../src/root.ts";
+import { createTrpcEdge, type EdgeOptions } from "../../src/server/edge.ts";
 
 export interface ServedApi {
   /** What PELOTON_URL would be: the tRPC endpoint is `${url}/api/trpc`. */
@@ -19,24 +19,59 @@ export interface ServedApi {
   close: () => Promise<void>;
 }
 
-export async function serveApi(context: () => Context): Promise<ServedApi> {
-  const trpc = createHTTPHandler({
-    router: appRouter,
-    basePath: "/api/trpc/",
-    createContext: () => context(),
-  });
+/** Node's request as a fetch Request (the body streamed, as Next hands it to a route). */
+function toRequest(req: IncomingMessage, base: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  const abort = new AbortController();
+  req.on("close", () => abort.abort());
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(new URL(req.url ?? "/", base), {
+    method: req.method ?? "GET",
+    headers,
+    signal: abort.signal,
+    ...(hasBody
+      ? { body: Readable.toWeb(req) as unknown as ReadableStream, duplex: "half" as const }
+      : {}),
+  } as RequestInit);
+}
+
+function send(response: Response, res: ServerResponse): void {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const body = Readable.fromWeb(response.body as NodeReadableStream);
+  body.on("error", () => res.destroy());
+  res.on("close", () => body.destroy());
+  body.pipe(res);
+}
+
+export async function serveApi(
+  context: () => Context,
+  edgeOptions: Omit<EdgeOptions, "createContext"> = {},
+): Promise<ServedApi> {
+  const edge = createTrpcEdge({ ...edgeOptions, createContext: context });
+  let base = "http://127.0.0.1";
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname !== "/api/preemptions.csv") return trpc(req, res);
-    const response = preemptionsCsvResponse(context().gateway, url);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (!response.body) return res.end();
-    Readable.fromWeb(response.body as NodeReadableStream).pipe(res);
+    const url = new URL(req.url ?? "/", base);
+    if (url.pathname === "/api/preemptions.csv")
+      return send(preemptionsCsvResponse(context().gateway, url), res);
+    edge(toRequest(req, base)).then(
+      (response) => send(response, res),
+      (err: unknown) => {
+        console.error("test server:", err);
+        res.writeHead(500).end();
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: base,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { boundedText, quoteClipped } from "../limits/bounded.ts";
+import { MAX_ENUM_NAME_LENGTH } from "../limits/limits.ts";
 
 /**
  * A Peloton enum: written as its name (any case) or its protobuf number, read
@@ -15,18 +17,20 @@ export function pelotonEnum<const T extends Record<string, number>>(
   const prefix = options.prefix?.toLowerCase();
   const shorten = (name: string): string =>
     prefix && name.startsWith(prefix) ? name.slice(prefix.length) : name;
-  return z.union([z.string(), z.number()]).transform((v, ctx): keyof T & string => {
-    const hit =
-      typeof v === "number"
-        ? names.find((n) => values[n] === v)
-        : names.find(
-            (n) => n.toLowerCase() === shorten(v.toLowerCase().trim().replace(/[-\s]/g, "_")),
-          );
-    if (hit) return hit;
-    ctx.addIssue({
-      code: "custom",
-      message: `must be one of ${names.map((n) => `${n} (${values[n]})`).join(", ")}; got ${JSON.stringify(v)}`,
+  return z
+    .union([boundedText(MAX_ENUM_NAME_LENGTH), z.number()])
+    .transform((v, ctx): keyof T & string => {
+      const hit =
+        typeof v === "number"
+          ? names.find((n) => values[n] === v)
+          : names.find(
+              (n) => n.toLowerCase() === shorten(v.toLowerCase().trim().replace(/[-\s]/g, "_")),
+            );
+      if (hit) return hit;
+      ctx.addIssue({
+        code: "custom",
+        message: `must be one of ${names.map((n) => `${n} (${values[n]})`).join(", ")}; got ${typeof v === "string" ? quoteClipped(v) : v}`,
+      });
+      return z.NEVER;
     });
-    return z.NEVER;
-  });
 }

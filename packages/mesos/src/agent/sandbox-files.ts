@@ -40,6 +40,14 @@ export interface SandboxFileChunk {
 
 /** One read of a task's sandbox file. Errors are MesosErrors (not_found when the task or file is unknown). */
 export async function readSandboxFile(req: SandboxFileRequest): Promise<SandboxFileChunk> {
+  const file = req.file ?? "stdout";
+  // A file of the sandbox, never a way out of it (the agent also refuses links leading out).
+  if (file === "" || file.startsWith("/") || file.split("/").includes("..")) {
+    throw new MesosError("bad_request", {
+      callType: "files/read",
+      masterMessage: `'${file}' is not a path inside the sandbox`,
+    });
+  }
   const directory =
     req.directory ?? (await findSandboxDirectory(req.agent, req.frameworkId, req.taskId, req));
   if (directory === undefined) {
@@ -49,7 +57,7 @@ export async function readSandboxFile(req: SandboxFileRequest): Promise<SandboxF
     });
   }
   const url = new URL(`${agentBase(req.agent)}/files/read`);
-  url.searchParams.set("path", `${directory}/${req.file ?? "stdout"}`);
+  url.searchParams.set("path", `${directory}/${file}`);
   url.searchParams.set("offset", String(req.offset ?? 0));
   if (req.length !== undefined) url.searchParams.set("length", String(req.length));
   const body = (await getJson(url, "files/read", req.timeoutMs)) as {

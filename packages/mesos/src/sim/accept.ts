@@ -137,6 +137,7 @@ function applyOperation(
     default: {
       const problem = applyResourceOperation(master.config.sandboxRoot, agent, pool, op);
       if (problem !== undefined) master.config.log(`dropped ${op.type} on ${agent.id}: ${problem}`);
+      else master.checkpointAgent(agent);
       if (op.id !== undefined) {
         fw.send({
           type: "UPDATE_OPERATION_STATUS",

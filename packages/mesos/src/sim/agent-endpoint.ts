@@ -18,11 +18,32 @@ import type { CompletedTask } from "./tasks.ts";
 /** The libprocess id of an agent, as in its pid `slave(1)@ip:port` and its URL's path. */
 export const AGENT_PROCESS = "slave(1)";
 
-/** Listens on an ephemeral port of `host` for agent `agentId`; resolves once listening. */
-export function startAgentServer(
+/**
+ * Listens on `port` of `host` for agent `agentId` (a recovered agent asks for
+ * its old port, so URLs stored by schedulers stay good), or on an ephemeral
+ * port when none is asked or it is taken; resolves once listening.
+ */
+export async function startAgentServer(
   master: Master,
   agentId: string,
   host: string,
+  port = 0,
+): Promise<http.Server> {
+  if (port !== 0) {
+    try {
+      return await listenAgent(master, agentId, host, port);
+    } catch {
+      // Taken by now: any port will do, as for a new agent.
+    }
+  }
+  return listenAgent(master, agentId, host, 0);
+}
+
+function listenAgent(
+  master: Master,
+  agentId: string,
+  host: string,
+  port: number,
 ): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     serveAgent(master, agentId, req, res).catch((err: unknown) => {
@@ -32,7 +53,7 @@ export function startAgentServer(
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       server.off("error", reject);
       resolve(server);
     });

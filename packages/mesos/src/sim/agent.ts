@@ -7,12 +7,17 @@
 import type http from "node:http";
 import type { Attribute, URL } from "../proto/messages.ts";
 import { ResourceBag } from "../resources/bag.ts";
+import type { AgentSpec } from "./cluster.ts";
 
 export class SimAgent {
   readonly used = new ResourceBag();
   readonly offered = new ResourceBag();
   /** ms since the epoch: `registered_time` in the operator API. */
   readonly registeredAt = Date.now();
+  /** The spec it was started from (checkpointed). */
+  spec: AgentSpec | undefined;
+  /** Added after the sim started (`/sim/agents`): a recovering sim re-adds it. */
+  dynamic = false;
 
   constructor(
     readonly id: string,

@@ -1,9 +1,15 @@
 /**
  * mesos-sim as a standalone master:
  *   npm run mesos-sim -- --port 5050 --agents <file.json | N> [--heartbeat 15]
- *     [--sandbox-dir DIR] [--simulate] [--offer-timeout S] [--host 127.0.0.1]
+ *     [--sandbox-dir DIR [--no-checkpoint] [--kill-tasks]] [--simulate]
+ *     [--offer-timeout S] [--host 127.0.0.1]
  * Prints one JSON line {"url": ...} on stdout once listening (so a parent
  * process can read the port when --port 0), logs on stderr, stops on SIGINT/SIGTERM.
+ *
+ * With --sandbox-dir the agents' state is checkpointed there (unless
+ * --no-checkpoint): a stop leaves the tasks running and the next mesos-sim on
+ * the same dir adopts them; --kill-tasks kills them at the stop instead.
+ * Without it the sandboxes go to a temp dir and tasks die with the sim.
  */
 import { parseArgs } from "node:util";
 import { agentsFromArgument } from "./cluster.ts";
@@ -16,6 +22,8 @@ const { values } = parseArgs({
     agents: { type: "string" },
     heartbeat: { type: "string" },
     "sandbox-dir": { type: "string" },
+    "no-checkpoint": { type: "boolean", default: false },
+    "kill-tasks": { type: "boolean", default: false },
     simulate: { type: "boolean", default: false },
     "offer-timeout": { type: "string" },
     quiet: { type: "boolean", default: false },
@@ -35,6 +43,7 @@ const sim = await startMesosSim({
   agents: agentsFromArgument(values.agents),
   simulateTasks: values.simulate,
   ...(values["sandbox-dir"] !== undefined ? { sandboxDir: values["sandbox-dir"] } : {}),
+  ...(values["no-checkpoint"] ? { checkpoint: false } : {}),
   ...(values.heartbeat !== undefined
     ? { heartbeatIntervalSeconds: seconds("heartbeat", values.heartbeat) }
     : {}),
@@ -44,7 +53,13 @@ const sim = await startMesosSim({
   log: values.quiet ? () => {} : (line) => console.error(`[mesos-sim] ${line}`),
 });
 process.stdout.write(
-  `${JSON.stringify({ url: sim.url, sandboxRoot: sim.sandboxRoot, agents: sim.agents().length })}\n`,
+  `${JSON.stringify({
+    url: sim.url,
+    sandboxRoot: sim.sandboxRoot,
+    agents: sim.agents().length,
+    checkpointing: sim.checkpointing,
+    recovered: sim.recovery,
+  })}\n`,
 );
 
 let stopping = false;
@@ -52,6 +67,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    void sim.stop().then(() => process.exit(0));
+    void sim.stop(values["kill-tasks"] ? { killTasks: true } : {}).then(() => process.exit(0));
   });
 }

@@ -19,7 +19,7 @@ export interface AgentResourcesSpec {
 }
 
 export interface AgentSpec {
-  /** Default: "<master id>-S<n>". Giving the id of a removed agent re-registers it. */
+  /** Default: "<master id>-S<n>" (a checkpointed agent keeps its id). Giving the id of a removed agent re-registers it. */
   id?: string;
   hostname?: string;
   resources: AgentResourcesSpec;

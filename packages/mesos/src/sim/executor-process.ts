@@ -5,14 +5,16 @@
  * stderr go to files in the sandbox. The child leads its own process group
  * so a kill reaches everything the shell started.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import type { CommandInfo } from "../proto/messages.ts";
 import { closeFds, prepareSandbox } from "./sandbox.ts";
 
 export type RunOutcome =
   | { kind: "exited"; code: number }
   | { kind: "signaled"; signal: string }
-  | { kind: "launch_failed"; message: string };
+  | { kind: "launch_failed"; message: string }
+  /** The executor (our wrapper) died without recording the command's exit status. */
+  | { kind: "executor_terminated"; message: string };
 
 export interface RunCallbacks {
   /** The task is running (the process exists). */
@@ -26,6 +28,13 @@ export interface TaskRun {
   kill(graceMs: number): void;
   /** SIGKILL at once (agent lost, sim stopped); resolves when the task has exited. */
   destroy(): Promise<void>;
+  /**
+   * The sim stops but the task keeps running (checkpointing): no callback
+   * fires any more and nothing of the run keeps this process alive.
+   */
+  detach(): void;
+  /** Leader of the task's process group; undefined for simulated runs. */
+  readonly pid: number | undefined;
 }
 
 export function startProcess(
@@ -60,12 +69,28 @@ export function startProcess(
     closeFds(fds);
   }
 
+  return superviseChild(child, callbacks, () => undefined);
+}
+
+/**
+ * Follows a spawned child: running at "spawn", its outcome at "exit"
+ * (`outcomeOf` may read a better one than the exit event, see
+ * supervised-process.ts), its group SIGKILLed once it ends.
+ */
+export function superviseChild(
+  child: ChildProcess,
+  callbacks: RunCallbacks,
+  outcomeOf: () => RunOutcome | undefined,
+): TaskRun {
   let exited = false;
+  let detached = false;
   let escalation: NodeJS.Timeout | undefined;
   const done = new Promise<void>((resolveDone) => {
-    child.once("spawn", () => callbacks.onRunning());
+    child.once("spawn", () => {
+      if (!detached) callbacks.onRunning();
+    });
     child.once("error", (err) => {
-      if (exited) return;
+      if (exited || detached) return;
       exited = true;
       callbacks.onExit({ kind: "launch_failed", message: err.message });
       resolveDone();
@@ -74,12 +99,15 @@ export function startProcess(
       if (exited) return;
       exited = true;
       if (escalation !== undefined) clearTimeout(escalation);
+      resolveDone();
+      // Detached: a later mesos-sim adopted the task and sees its end itself.
+      if (detached) return;
       // Like a container being destroyed: nothing the task forked outlives it.
       signalGroup(child.pid, "SIGKILL");
       callbacks.onExit(
-        signal !== null ? { kind: "signaled", signal } : { kind: "exited", code: code ?? 0 },
+        outcomeOf() ??
+          (signal !== null ? { kind: "signaled", signal } : { kind: "exited", code: code ?? 0 }),
       );
-      resolveDone();
     });
   });
 
@@ -90,14 +118,40 @@ export function startProcess(
       if (escalation !== undefined) clearTimeout(escalation);
       escalation = setTimeout(() => signalGroup(child.pid, "SIGKILL"), Math.max(0, graceMs));
     },
-    destroy() {
+    async destroy() {
       if (!exited) signalGroup(child.pid, "SIGKILL");
-      return done;
+      await done;
+      await groupGone(child.pid);
+    },
+    detach() {
+      detached = true;
+      if (escalation !== undefined) clearTimeout(escalation);
+      child.unref();
+    },
+    get pid() {
+      return child.pid;
     },
   };
 }
 
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+/**
+ * Resolves once no process of the group is left (SIGKILLed members take a
+ * moment to die and be reaped), or after `timeoutMs`.
+ */
+export async function groupGone(pid: number | undefined, timeoutMs = 2_000): Promise<void> {
+  if (pid === undefined) return;
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, signal);

@@ -4,11 +4,17 @@
  * read over HTTP. Paths are absolute sandbox paths; anything outside the
  * sandbox root is 404, as if it did not exist.
  *
+ * Links are resolved before anything is served: a task owns its sandbox and
+ * may replace `stdout` with a symlink to /etc/passwd, so a path that
+ * resolves outside the agent's root (its sandboxes and volumes) is refused
+ * with 403. The file is opened with O_NOFOLLOW and its real path checked
+ * again through /proc/self/fd, so swapping a link in between changes nothing.
+ *
  *   GET /files/read?path=<file>&offset=<n>&length=<n>  → {"data": "...", "offset": n}
  *       offset=-1 answers the file size: {"data": "", "offset": <size>}
  */
-import { createReadStream } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, open, readdir, readlink, realpath } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { isInside } from "./sandbox.ts";
@@ -31,53 +37,91 @@ export async function serveFiles(
   const path = url.searchParams.get("path");
   if (path === null || path === "") return reply(res, 400, "Expecting 'path' to be non-empty");
   if (!isInside(root, path)) return reply(res, 404, `No file or directory found at path '${path}'`);
-  const info = await stat(path).catch(() => undefined);
-  if (info === undefined) return reply(res, 404, `No file or directory found at path '${path}'`);
-
-  if (action === "browse") {
-    if (!info.isDirectory()) return reply(res, 400, `'${path}' is not a directory`);
-    const names = await readdir(path);
-    const entries = await Promise.all(
-      names.map(async (name) => {
-        const s = await stat(join(path, name)).catch(() => undefined);
-        return {
-          path: join(path, name),
-          size: s?.size ?? 0,
-          mtime: Math.floor((s?.mtimeMs ?? 0) / 1000),
-          mode: s?.isDirectory() ? "drwxr-xr-x" : "-rw-r--r--",
-          nlink: s?.nlink ?? 1,
-          uid: String(s?.uid ?? ""),
-          gid: String(s?.gid ?? ""),
-        };
-      }),
-    );
-    return json(res, entries);
+  const opened = await openConfined(root, path);
+  if (opened === "missing") return reply(res, 404, `No file or directory found at path '${path}'`);
+  if (opened === "outside") {
+    return reply(res, 403, `'${path}' resolves outside the sandbox (a link); refusing to serve it`);
   }
-  if (info.isDirectory()) return reply(res, 400, `Cannot read a directory: '${path}'`);
-  if (action === "download") {
-    res.writeHead(200, {
-      "Content-Type": "application/octet-stream",
-      "Content-Length": String(info.size),
-    });
-    createReadStream(path).pipe(res);
-    return;
-  }
-
-  const offset = integerParam(url, "offset", 0);
-  const length = integerParam(url, "length", DEFAULT_READ_BYTES);
-  if (offset === undefined || offset < -1) return reply(res, 400, "Failed to parse offset");
-  if (length === undefined || length < 0) return reply(res, 400, "Failed to parse length");
-  if (offset === -1) return json(res, { data: "", offset: info.size });
-  const start = Math.min(offset, info.size);
-  const count = Math.min(length, info.size - start);
-  const buf = Buffer.alloc(count);
-  const fh = await open(path, "r");
+  let handedOver = false;
   try {
-    await fh.read(buf, 0, count, start);
+    const info = await opened.stat();
+    if (action === "browse") {
+      if (!info.isDirectory()) return reply(res, 400, `'${path}' is not a directory`);
+      // The opened directory itself, not the path (which could have become a link since).
+      return json(res, await listDirectory(path, `/proc/self/fd/${opened.fd}`));
+    }
+    if (info.isDirectory()) return reply(res, 400, `Cannot read a directory: '${path}'`);
+    if (action === "download") {
+      res.writeHead(200, {
+        "Content-Type": "application/octet-stream",
+        "Content-Length": String(info.size),
+      });
+      handedOver = true;
+      opened.createReadStream().pipe(res);
+      return;
+    }
+
+    const offset = integerParam(url, "offset", 0);
+    const length = integerParam(url, "length", DEFAULT_READ_BYTES);
+    if (offset === undefined || offset < -1) return reply(res, 400, "Failed to parse offset");
+    if (length === undefined || length < 0) return reply(res, 400, "Failed to parse length");
+    if (offset === -1) return json(res, { data: "", offset: info.size });
+    const start = Math.min(offset, info.size);
+    const count = Math.min(length, info.size - start);
+    const buf = Buffer.alloc(count);
+    await opened.read(buf, 0, count, start);
+    return json(res, { data: buf.toString("utf8"), offset: start });
   } finally {
-    await fh.close();
+    if (!handedOver) await opened.close();
   }
-  return json(res, { data: buf.toString("utf8"), offset: start });
+}
+
+/**
+ * Opens `path` only if what it names lies inside `root` once every link is
+ * resolved: "outside" for a link (anywhere on the path) leading out,
+ * "missing" when nothing is there.
+ */
+export async function openConfined(
+  root: string,
+  path: string,
+): Promise<FileHandle | "missing" | "outside"> {
+  const realRoot = await realpath(root).catch(() => undefined);
+  const real = await realpath(path).catch(() => undefined);
+  if (realRoot === undefined || real === undefined) return "missing";
+  if (!isInside(realRoot, real)) return "outside";
+  let fh: FileHandle;
+  try {
+    // O_NOFOLLOW: had the last component become a link since realpath, the open fails.
+    fh = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ELOOP" ? "outside" : "missing";
+  }
+  // What was opened, whatever happened to the path's directories meanwhile (Linux).
+  const opened = await readlink(`/proc/self/fd/${fh.fd}`).catch(() => real);
+  if (!isInside(realRoot, opened)) {
+    await fh.close();
+    return "outside";
+  }
+  return fh;
+}
+
+/** A directory's entries as the files API lists them; links are described, not followed. */
+async function listDirectory(path: string, opened: string): Promise<unknown[]> {
+  const names = await readdir(opened).catch(() => readdir(path));
+  return Promise.all(
+    names.map(async (name) => {
+      const s = await lstat(join(opened, name)).catch(() => undefined);
+      return {
+        path: join(path, name),
+        size: s?.size ?? 0,
+        mtime: Math.floor((s?.mtimeMs ?? 0) / 1000),
+        mode: s?.isDirectory() ? "drwxr-xr-x" : s?.isSymbolicLink() ? "lrwxrwxrwx" : "-rw-r--r--",
+        nlink: s?.nlink ?? 1,
+        uid: String(s?.uid ?? ""),
+        gid: String(s?.gid ?? ""),
+      };
+    }),
+  );
 }
 
 function integerParam(url: URL, name: string, fallback: number): number | undefined {

@@ -5,7 +5,9 @@
  * (`/sim/agents`) and a health check. Check order follows the master's handler: method, leadership,
  * Content-Type, body, then per-call checks.
  */
+
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { join } from "node:path";
 import { parseCall } from "./call-validation.ts";
 import { CONTROL_PREFIX, serveControl } from "./control-endpoint.ts";
 import { EventStream } from "./event-stream.ts";
@@ -49,14 +51,15 @@ async function handle(
   if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
     return serveControl(master, url, req, res);
   }
+  // The agents' work dirs (sandboxes, volumes), not the checkpoint in <root>/meta.
+  const files = join(master.config.sandboxRoot, "slaves");
   if (path === "/files/read" || path === "/files/read.json") {
-    return serveFiles(master.config.sandboxRoot, "read", url, req, res);
+    return serveFiles(files, "read", url, req, res);
   }
   if (path === "/files/browse" || path === "/files/browse.json") {
-    return serveFiles(master.config.sandboxRoot, "browse", url, req, res);
+    return serveFiles(files, "browse", url, req, res);
   }
-  if (path === "/files/download")
-    return serveFiles(master.config.sandboxRoot, "download", url, req, res);
+  if (path === "/files/download") return serveFiles(files, "download", url, req, res);
   if (path === "/health") return reply(res, 200, "OK");
   reply(res, 404, `No route for ${path}`);
 }

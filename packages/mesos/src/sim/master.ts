@@ -8,12 +8,14 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Call, CallOf } from "../proto/calls.ts";
-import type { MasterInfo, URL } from "../proto/messages.ts";
+import type { MasterInfo, Resource, URL } from "../proto/messages.ts";
 import { ResourceBag } from "../resources/bag.ts";
 import { acceptOffers } from "./accept.ts";
 import { SimAgent } from "./agent.ts";
 import { AGENT_PROCESS, startAgentServer } from "./agent-endpoint.ts";
 import { Allocator } from "./allocator.ts";
+import { agentRecord } from "./checkpoint/capture.ts";
+import type { CheckpointStore } from "./checkpoint/store.ts";
 import { type AgentSpec, agentAttributes, agentResources } from "./cluster.ts";
 import type { EventStream } from "./event-stream.ts";
 import { SimFramework } from "./model.ts";
@@ -48,6 +50,10 @@ export class Master {
   readonly removedAgents = new Map<string, "unreachable" | "gone">();
   readonly allocator: Allocator;
   readonly tasks: TaskManager;
+  /** Set when the sim checkpoints (a data dir kept across restarts). */
+  checkpoint: CheckpointStore | undefined;
+  /** Agents added from now on are dynamic (re-added from the checkpoint on recovery). */
+  started = false;
   private frameworkSeq = 0;
   private agentSeq = 0;
   private readonly startingAgents = new Set<string>();
@@ -93,6 +99,7 @@ export class Master {
         requestedId ?? `${this.config.masterId}-${String(this.frameworkSeq++).padStart(4, "0")}`;
       fw = this.newFramework(id, { ...info, id: { value: id } });
     }
+    this.checkpointFramework(fw);
     fw.suppressed = new Set(call.subscribe.suppressed_roles ?? []);
     fw.stream = stream;
     const subscribed = fw;
@@ -109,6 +116,18 @@ export class Master {
     fw.updates.resendAll();
     this.allocator.schedule();
     this.config.log(`framework ${fw.id} (${fw.info.name}) subscribed`);
+  }
+
+  checkpointFramework(fw: SimFramework): void {
+    this.checkpoint?.append({ t: "framework", framework: { id: fw.id, info: fw.info } });
+  }
+
+  /** A framework from the checkpoint, not yet re-subscribed: its failover timeout runs. */
+  recoverFramework(id: string, info: SimFramework["info"]): SimFramework {
+    const fw = this.newFramework(id, info);
+    fw.disconnectedAt = Date.now();
+    this.armFailover(fw);
+    return fw;
   }
 
   private newFramework(id: string, info: SimFramework["info"]): SimFramework {
@@ -143,6 +162,10 @@ export class Master {
     fw.stream = undefined;
     fw.disconnectedAt = Date.now();
     this.allocator.recoverOffersOf(fw);
+    this.armFailover(fw);
+  }
+
+  private armFailover(fw: SimFramework): void {
     const timeoutMs = Math.min((fw.info.failover_timeout ?? 0) * 1000, MAX_TIMER_MS);
     this.config.log(`framework ${fw.id} disconnected; failover timeout ${timeoutMs} ms`);
     fw.failoverTimer = setTimeout(() => this.removeFramework(fw, "failover timeout"), timeoutMs);
@@ -156,6 +179,7 @@ export class Master {
     if (fw.failoverTimer !== undefined) clearTimeout(fw.failoverTimer);
     this.frameworks.delete(fw.id);
     this.removedFrameworks.add(fw.id);
+    this.checkpoint?.append({ t: "framework_removed", id: fw.id });
     this.allocator.recoverOffersOf(fw);
     this.tasks.removeAllOf(fw);
     fw.updates.clear();
@@ -234,6 +258,7 @@ export class Master {
         if (call.update_framework.suppressed_roles !== undefined) {
           fw.suppressed = new Set(call.update_framework.suppressed_roles);
         }
+        this.checkpointFramework(fw);
         this.allocator.schedule();
         return;
       // No executors to talk to, no maintenance, no request-aware allocator: accepted, ignored.
@@ -253,7 +278,15 @@ export class Master {
    * a port of its own, then it registers with the master and its resources
    * are offered. Re-registers a removed agent when `spec.id` names it.
    */
-  async addAgent(spec: AgentSpec): Promise<string> {
+  async addAgent(
+    spec: AgentSpec,
+    recovered?: {
+      total: readonly Resource[];
+      spec: AgentSpec;
+      dynamic: boolean;
+      port: number | undefined;
+    },
+  ): Promise<string> {
     const id = spec.id ?? `${this.config.masterId}-S${this.agentSeq++}`;
     if (this.agents.has(id) || this.startingAgents.has(id)) {
       throw new Error(`agent ${id} is already registered`);
@@ -261,7 +294,7 @@ export class Master {
     this.startingAgents.add(id);
     let server: http.Server;
     try {
-      server = await startAgentServer(this, id, this.config.ip);
+      server = await startAgentServer(this, id, this.config.ip, recovered?.port);
     } finally {
       this.startingAgents.delete(id);
     }
@@ -281,7 +314,12 @@ export class Master {
       spec.simulateTasks ?? false,
       server,
     );
+    agent.spec = recovered?.spec ?? spec;
+    agent.dynamic = recovered?.dynamic ?? this.started;
+    // Reservations and persistent volumes as checkpointed.
+    if (recovered !== undefined) agent.total = ResourceBag.of(recovered.total);
     this.agents.set(id, agent);
+    this.checkpointAgent(agent);
     if (this.removedAgents.delete(id)) this.tasks.agentReregistered(id);
     this.allocator.schedule();
     return id;
@@ -299,12 +337,17 @@ export class Master {
     const mode = opts.gone === true ? "gone" : "unreachable";
     this.agents.delete(agentId);
     this.removedAgents.set(agentId, mode);
+    this.checkpoint?.append({ t: "agent_removed", id: agentId });
     agent.shutDown();
     this.allocator.rescindAgentOffers(agent);
     this.tasks.agentLost(agent, mode);
     for (const fw of this.frameworks.values()) {
       fw.send({ type: "FAILURE", failure: { agent_id: { value: agentId } } });
     }
+  }
+
+  checkpointAgent(agent: SimAgent): void {
+    this.checkpoint?.append({ t: "agent", agent: agentRecord(agent) });
   }
 
   agentStanding(agentId: string): AgentStanding {
@@ -326,14 +369,20 @@ export class Master {
     for (const fw of this.frameworks.values()) fw.stream?.silence();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * `killTasks`: every task's process group is killed and awaited; else the
+   * tasks run on for the next sim on the same checkpoint to adopt.
+   */
+  async stop(opts: { killTasks: boolean }): Promise<void> {
     this.allocator.stop();
     for (const fw of this.frameworks.values()) {
       if (fw.failoverTimer !== undefined) clearTimeout(fw.failoverTimer);
       fw.updates.clear();
       fw.stream?.close();
     }
-    await this.tasks.destroyAll();
+    if (opts.killTasks) await this.tasks.destroyAll();
+    else this.tasks.detachAll();
     for (const agent of this.agents.values()) agent.shutDown();
+    this.checkpoint?.close();
   }
 }

@@ -2,6 +2,7 @@
 import type { TaskState } from "../proto/enums.ts";
 import type { FrameworkInfo, TaskInfo, TaskStatus } from "../proto/messages.ts";
 import type { ResourceBag } from "../resources/bag.ts";
+import type { RunRecord } from "./checkpoint/records.ts";
 import type { EventStream } from "./event-stream.ts";
 import type { TaskRun } from "./executor-process.ts";
 import type { RefusalFilter } from "./filters.ts";
@@ -26,6 +27,8 @@ export interface SimTask {
   killRequested: boolean;
   /** Its agent was lost: reported UNREACHABLE (partition-aware) or LOST. */
   unreachable: boolean;
+  /** How it runs, as checkpointed (pid and start time of its process, or its simulated run). */
+  runRecord: RunRecord | undefined;
 }
 
 /** The executor of a LAUNCH_GROUP; its resources are held until its last task ends. */

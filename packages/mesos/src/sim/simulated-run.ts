@@ -43,7 +43,15 @@ export function simulatedRunSpec(
   return { durationMs, exitCode: Number.isInteger(code) ? code : 1 };
 }
 
-export function startSimulatedRun(spec: SimulatedRunSpec, callbacks: RunCallbacks): TaskRun {
+/**
+ * `elapsedMs`: how long the run has already lasted (a run re-adopted after a
+ * restart of the sim goes on where it was).
+ */
+export function startSimulatedRun(
+  spec: SimulatedRunSpec,
+  callbacks: RunCallbacks,
+  elapsedMs = 0,
+): TaskRun {
   let exited = false;
   let timer: NodeJS.Timeout | undefined;
   const exit = (outcome: Parameters<RunCallbacks["onExit"]>[0]) => {
@@ -57,7 +65,10 @@ export function startSimulatedRun(spec: SimulatedRunSpec, callbacks: RunCallback
     if (exited) return;
     callbacks.onRunning();
     if (spec.durationMs !== undefined) {
-      timer = setTimeout(() => exit({ kind: "exited", code: spec.exitCode }), spec.durationMs);
+      timer = setTimeout(
+        () => exit({ kind: "exited", code: spec.exitCode }),
+        Math.max(0, spec.durationMs - elapsedMs),
+      );
     }
   });
   return {
@@ -67,5 +78,11 @@ export function startSimulatedRun(spec: SimulatedRunSpec, callbacks: RunCallback
       exit({ kind: "signaled", signal: "SIGKILL" });
       return Promise.resolve();
     },
+    // A simulated run lives in this process: it stops here and resumes in the next sim.
+    detach: () => {
+      exited = true;
+      if (timer !== undefined) clearTimeout(timer);
+    },
+    pid: undefined,
   };
 }

@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TaskState } from "../proto/enums.ts";
 import type { Resource } from "../proto/messages.ts";
+import { type RecoveryReport, recoverAgents, recoverTasks } from "./checkpoint/recovery.ts";
+import { CheckpointStore } from "./checkpoint/store.ts";
 import { type AgentSpec, demoCluster } from "./cluster.ts";
 import { createSimServer } from "./http-server.ts";
 import { Master } from "./master.ts";
@@ -33,6 +35,15 @@ export interface MesosSimOptions {
   statusUpdateRetrySeconds?: number;
   /** Where sandboxes and volumes go. Default: a fresh OS temp dir, removed by stop(). */
   sandboxDir?: string;
+  /**
+   * Keep the agents' state in `<sandboxDir>/meta/` like Mesos agents with
+   * checkpointing: agent ids, frameworks, tasks and their processes,
+   * reservations and volumes, unacknowledged updates. A sim started on the
+   * same dir recovers them and adopts the task processes still running, and
+   * `stop()` leaves tasks running for it. Default: true when `sandboxDir` is
+   * given; needs one.
+   */
+  checkpoint?: boolean;
   /** Keep the default temp sandbox dir after stop(). */
   keepSandboxes?: boolean;
   /** Simulate every task (see simulated-run.ts) instead of spawning processes. */
@@ -63,6 +74,15 @@ export interface SimAgentSnapshot {
   offered: Resource[];
 }
 
+export interface MesosSimStopOptions {
+  /**
+   * Kill every task's process group (and wait for it) instead of leaving the
+   * tasks running for the next sim on this checkpoint. Default: true without
+   * checkpointing (nothing could adopt them), false with it.
+   */
+  killTasks?: boolean;
+}
+
 export interface MesosSim {
   /** "http://host:port" of the master. */
   readonly url: string;
@@ -71,6 +91,10 @@ export interface MesosSim {
   readonly port: number;
   readonly masterId: string;
   readonly sandboxRoot: string;
+  /** Whether the agents' state is checkpointed under `sandboxRoot/meta`. */
+  readonly checkpointing: boolean;
+  /** What was recovered from the checkpoint at start; undefined without checkpointing. */
+  readonly recovery: RecoveryReport | undefined;
   /** Starts an agent (its endpoint listening) and registers it; resolves with its id. */
   addAgent(spec: AgentSpec): Promise<string>;
   removeAgent(agentId: string, opts?: { gone?: boolean }): void;
@@ -87,12 +111,16 @@ export interface MesosSim {
   silenceStreams(): void;
   /** Become non-leading (307 to `target`), leaderless (503, `false`) or leading (`true`). */
   setLeadership(state: boolean | string): void;
-  stop(): Promise<void>;
+  stop(opts?: MesosSimStopOptions): Promise<void>;
 }
 
 export async function startMesosSim(opts: MesosSimOptions = {}): Promise<MesosSim> {
   const host = opts.host ?? "127.0.0.1";
   const ownDir = opts.sandboxDir === undefined;
+  const checkpointing = opts.checkpoint ?? !ownDir;
+  if (checkpointing && ownDir) {
+    throw new Error("mesos-sim: checkpointing needs a sandboxDir that outlives the sim");
+  }
   const sandboxRoot = opts.sandboxDir ?? mkdtempSync(join(tmpdir(), "mesos-sim-"));
   const masterId = opts.masterId ?? randomUUID();
   const master = new Master({
@@ -109,23 +137,48 @@ export async function startMesosSim(opts: MesosSimOptions = {}): Promise<MesosSi
     defaultKillGracePeriodSeconds: opts.killGracePeriodSeconds ?? 3,
     log: opts.log ?? (() => {}),
   });
+  const store = checkpointing
+    ? CheckpointStore.open(join(sandboxRoot, "meta"), master.config.log)
+    : undefined;
+  master.checkpoint = store;
   let redirect = opts.redirectTo !== undefined ? hostPort(opts.redirectTo) : undefined;
   let leading = true;
   const server = createSimServer(master, { redirectTo: () => redirect, leading: () => leading });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  master.config.port = port;
   const specs =
     typeof opts.agents === "number"
       ? demoCluster({ agents: opts.agents })
       : (opts.agents ?? demoCluster());
-  await Promise.all(specs.map((spec) => master.addAgent(spec)));
+  let recovery: RecoveryReport | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(opts.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    master.config.port = (server.address() as AddressInfo).port;
+    if (store !== undefined) {
+      await recoverAgents(master, store, specs);
+      recovery = recoverTasks(master, store);
+      master.config.log(
+        `recovered from ${store.dir}: ${recovery.agents} agents, ${recovery.frameworks} frameworks, ${recovery.tasks} live tasks (${recovery.killed} orphaned processes killed)`,
+      );
+    } else {
+      await Promise.all(specs.map((spec) => master.addAgent(spec)));
+    }
+  } catch (err) {
+    // Nothing half-started stays behind: agents' endpoints, the port, the data dir's lock.
+    await master.stop({ killTasks: store === undefined });
+    server.close();
+    throw err;
+  }
+  const port = master.config.port;
+  master.started = true;
+  // Without a checkpoint nothing could adopt the tasks: they die with this process, even
+  // when it exits without stop() (a test that fails before its clean-up).
+  const killOnExit = () => master.tasks.killAllNow();
+  if (store === undefined) killedOnExit.add(killOnExit);
   master.allocator.start();
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
   master.config.log(`mesos-sim master ${masterId} listening on ${url}`);
@@ -137,6 +190,8 @@ export async function startMesosSim(opts: MesosSimOptions = {}): Promise<MesosSi
     port,
     masterId,
     sandboxRoot,
+    checkpointing,
+    recovery,
     addAgent: (spec) => master.addAgent(spec),
     removeAgent: (agentId, o) => master.removeAgent(agentId, o),
     agents: () =>
@@ -167,9 +222,10 @@ export async function startMesosSim(opts: MesosSimOptions = {}): Promise<MesosSi
       redirect = typeof state === "string" ? hostPort(state) : undefined;
       leading = state !== false;
     },
-    stop: () => {
+    stop: (stopOpts = {}) => {
       stopped ??= (async () => {
-        await master.stop();
+        killedOnExit.delete(killOnExit);
+        await master.stop({ killTasks: stopOpts.killTasks ?? !checkpointing });
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         if (ownDir && opts.keepSandboxes !== true) removeDir(sandboxRoot);
@@ -178,6 +234,12 @@ export async function startMesosSim(opts: MesosSimOptions = {}): Promise<MesosSi
     },
   };
 }
+
+/** The task killers of the running sims without a checkpoint; one exit listener for all. */
+const killedOnExit = new Set<() => void>();
+process.on("exit", () => {
+  for (const kill of killedOnExit) kill();
+});
 
 /** "http://h:p/..." or "h:p" → "h:p" (the form Mesos puts in a 307 Location). */
 function hostPort(target: string): string {

@@ -7,18 +7,24 @@
  */
 
 import type { KillBody, ReconcileTask, ShutdownBody } from "../proto/calls.ts";
-import type { TaskState, TaskStatusReason } from "../proto/enums.ts";
+import type { TaskState, TaskStatusReason, TaskStatusSource } from "../proto/enums.ts";
 import { isTerminalState } from "../proto/enums.ts";
 import type { TaskInfo, TaskStatus } from "../proto/messages.ts";
-import type { ResourceBag } from "../resources/bag.ts";
+import { ResourceBag } from "../resources/bag.ts";
 import type { SimAgent } from "./agent.ts";
-import { type RunOutcome, startProcess, type TaskRun } from "./executor-process.ts";
+import { taskRecord } from "./checkpoint/capture.ts";
+import type { CompletedRecord, TaskRecord } from "./checkpoint/records.ts";
+import {
+  type RunCallbacks,
+  type RunOutcome,
+  signalGroup,
+  type TaskRun,
+} from "./executor-process.ts";
 import type { Master } from "./master.ts";
 import type { SimExecutor, SimFramework, SimTask } from "./model.ts";
 import { knownTaskAnswer, reconcileAnswer } from "./reconcile.ts";
-import { mountVolume, sandboxDir, volumeDir } from "./sandbox.ts";
-import { simulatedRunSpec, startSimulatedRun } from "./simulated-run.ts";
 import { agentStatus, masterStatus } from "./status.ts";
+import { checkpointTask, resumeRun, startRun } from "./task-runs.ts";
 
 /** Finished tasks remembered for log lookups (oldest forgotten first). */
 const MAX_COMPLETED_TASKS = 100_000;
@@ -70,17 +76,23 @@ export class TaskManager {
       group: group?.executorId,
       killRequested: false,
       unreachable: false,
+      runRecord: undefined,
     };
     fw.tasks.set(taskId, task);
     agent.used.add(resources);
     group?.tasks.add(taskId);
+    this.master.checkpoint?.append({ t: "task", task: taskRecord(task, group) });
     this.report(fw, task, "TASK_STARTING");
     task.run = this.start(fw, agent, task);
   }
 
-  private start(fw: SimFramework, agent: SimAgent, task: SimTask): TaskRun | undefined {
-    let run: TaskRun | undefined;
-    const callbacks = {
+  /** What a run reports to: RUNNING once it runs, its outcome once it ends. */
+  private callbacks(
+    fw: SimFramework,
+    task: SimTask,
+    runOf: () => TaskRun | undefined,
+  ): RunCallbacks {
+    return {
       onRunning: () => {
         if (task.state === "TASK_STARTING") {
           this.report(fw, task, "TASK_RUNNING", {
@@ -92,65 +104,25 @@ export class TaskManager {
         }
       },
       onExit: (outcome: RunOutcome) => {
+        const run = runOf();
         if (run !== undefined) this.live.delete(run);
         this.onExit(fw, task, outcome);
       },
     };
-    const spec = simulatedRunSpec(
-      task.info,
-      this.master.config.simulateAllTasks || agent.simulateTasks,
-    );
-    if (spec !== undefined) {
-      run = startSimulatedRun(spec, callbacks);
-      this.live.add(run);
-      return run;
-    }
-    const root = this.master.config.sandboxRoot;
-    task.sandbox = sandboxDir(root, {
-      agentId: agent.id,
-      frameworkId: fw.id,
-      executorId: task.executorId,
-      containerId: task.containerId,
-      ...(task.group !== undefined ? { groupTaskId: task.taskId } : {}),
-    });
-    const command = task.info.command ?? task.info.executor?.command ?? {};
+  }
+
+  private start(fw: SimFramework, agent: SimAgent, task: SimTask): TaskRun | undefined {
+    let run: TaskRun | undefined;
+    const callbacks = this.callbacks(fw, task, () => run);
+    const simulateAll = this.master.config.simulateAllTasks || agent.simulateTasks;
     try {
-      this.mountVolumes(task, root);
-      run = startProcess(command, task.sandbox, this.environment(fw, task), callbacks);
+      run = startRun(this.master, fw, task, simulateAll, callbacks);
       this.live.add(run);
       return run;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       queueMicrotask(() => callbacks.onExit({ kind: "launch_failed", message }));
       return undefined;
-    }
-  }
-
-  private environment(fw: SimFramework, task: SimTask): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, {
-      MESOS_SANDBOX: task.sandbox ?? "",
-      MESOS_TASK_ID: task.taskId,
-      MESOS_AGENT_ID: task.agentId,
-      MESOS_FRAMEWORK_ID: fw.id,
-      MESOS_EXECUTOR_ID: task.executorId,
-      MESOS_CONTAINER_ID: task.containerId,
-    });
-    for (const v of task.info.command?.environment?.variables ?? []) {
-      if (v.type !== "SECRET" && v.value !== undefined) env[v.name] = v.value;
-    }
-    return env;
-  }
-
-  private mountVolumes(task: SimTask, root: string): void {
-    if (task.sandbox === undefined) return;
-    for (const r of task.info.resources ?? []) {
-      const id = r.disk?.persistence?.id;
-      const path = r.disk?.volume?.container_path;
-      if (id === undefined || path === undefined) continue;
-      const role = r.reservations?.at(-1)?.role ?? r.role ?? "*";
-      mountVolume(task.sandbox, path, volumeDir(root, task.agentId, role, id));
     }
   }
 
@@ -161,6 +133,13 @@ export class TaskManager {
       this.report(fw, task, "TASK_KILLED", { message: `Command terminated with ${how}` });
     } else if (outcome.kind === "exited" && outcome.code === 0) {
       this.report(fw, task, "TASK_FINISHED", { message: "Command exited with status 0" });
+    } else if (outcome.kind === "executor_terminated") {
+      // What an agent reports for a command task whose executor is gone (Mesos' executorTerminated).
+      this.report(fw, task, "TASK_FAILED", {
+        message: `Abnormal executor termination: ${outcome.message}`,
+        reason: "REASON_EXECUTOR_TERMINATED",
+        source: "SOURCE_AGENT",
+      });
     } else if (outcome.kind === "launch_failed") {
       this.report(fw, task, "TASK_FAILED", {
         message: `Failed to launch the command: ${outcome.message}`,
@@ -186,21 +165,33 @@ export class TaskManager {
     extra: {
       message?: string;
       reason?: TaskStatusReason;
+      source?: TaskStatusSource;
       containerStatus?: TaskStatus["container_status"];
     } = {},
   ): void {
     task.state = state;
+    checkpointTask(this.master, task, { state });
     if (isTerminalState(state)) this.release(fw, task);
-    if (this.master.frameworks.get(fw.id) !== fw) return;
-    fw.updates.enqueue(
-      agentStatus({
-        taskId: task.taskId,
-        agentId: task.agentId,
-        executorId: task.executorId,
-        state,
-        ...extra,
-      }),
-    );
+    if (this.master.frameworks.get(fw.id) !== fw) {
+      // A removed framework's task has ended: nobody will acknowledge it, nothing to recover.
+      if (isTerminalState(state)) {
+        this.master.checkpoint?.append({
+          t: "task_removed",
+          frameworkId: fw.id,
+          taskId: task.taskId,
+        });
+      }
+      return;
+    }
+    const status = agentStatus({
+      taskId: task.taskId,
+      agentId: task.agentId,
+      executorId: task.executorId,
+      state,
+      ...extra,
+    });
+    this.master.checkpoint?.append({ t: "update", frameworkId: fw.id, status });
+    fw.updates.enqueue(status);
   }
 
   private release(fw: SimFramework, task: SimTask): void {
@@ -221,10 +212,37 @@ export class TaskManager {
 
   /** The terminal update of a task was acknowledged: the master forgets the task. */
   onAcknowledged(fw: SimFramework, status: TaskStatus): void {
+    const checkpoint = this.master.checkpoint;
+    if (checkpoint !== undefined && status.uuid !== undefined) {
+      checkpoint.append({
+        t: "ack",
+        frameworkId: fw.id,
+        taskId: status.task_id.value,
+        uuid: status.uuid,
+      });
+    }
     if (!isTerminalState(status.state)) return;
     const task = fw.tasks.get(status.task_id.value);
     if (task === undefined || !isTerminalState(task.state)) return;
     fw.tasks.delete(task.taskId);
+    if (task.sandbox === undefined) {
+      checkpoint?.append({ t: "task_removed", frameworkId: fw.id, taskId: task.taskId });
+    } else {
+      checkpoint?.append({
+        t: "completed",
+        task: {
+          frameworkId: fw.id,
+          taskId: task.taskId,
+          agentId: task.agentId,
+          executorId: task.executorId,
+          containerId: task.containerId,
+          name: task.info.name,
+          state: task.state,
+          sandbox: task.sandbox,
+          resources: task.resources.toResources(),
+        },
+      });
+    }
     this.remember(task);
   }
 
@@ -269,6 +287,7 @@ export class TaskManager {
   private killTask(fw: SimFramework, task: SimTask, graceMs: number): void {
     if (isTerminalState(task.state)) return;
     task.killRequested = true;
+    checkpointTask(this.master, task, { killRequested: true });
     if (fw.has("TASK_KILLING_STATE") && task.state !== "TASK_KILLING") {
       this.report(fw, task, "TASK_KILLING");
     }
@@ -323,6 +342,11 @@ export class TaskManager {
         if (task.agentId !== agent.id) continue;
         fw.tasks.delete(task.taskId);
         fw.updates.drop(task.taskId);
+        this.master.checkpoint?.append({
+          t: "task_removed",
+          frameworkId: fw.id,
+          taskId: task.taskId,
+        });
         const wasTerminal = isTerminalState(task.state);
         // Before the run is destroyed: a simulated run reports its exit synchronously,
         // and a lost task must not be reported FAILED by its dying agent.
@@ -376,10 +400,81 @@ export class TaskManager {
   /** Stops every task now (sim shutdown) and waits for the processes to be gone. */
   async destroyAll(): Promise<void> {
     for (const fw of this.master.frameworks.values()) {
-      for (const task of fw.tasks.values()) task.unreachable = true;
+      for (const task of fw.tasks.values()) {
+        task.unreachable = true;
+        // A sim recovering from this checkpoint reports them killed, not failed.
+        if (!isTerminalState(task.state))
+          checkpointTask(this.master, task, { killRequested: true });
+      }
     }
     await Promise.all([...this.live].map((run) => run.destroy()));
     this.live.clear();
+  }
+
+  /** The sim stops and its tasks run on (checkpointing): a later sim adopts them. */
+  detachAll(): void {
+    for (const run of this.live) run.detach();
+    this.live.clear();
+  }
+
+  /** SIGKILL to every task's process group, synchronously (the process is exiting). */
+  killAllNow(): void {
+    for (const run of this.live) signalGroup(run.pid, "SIGKILL");
+  }
+
+  // ---- recovery ---------------------------------------------------------
+
+  /**
+   * A task from the checkpoint, on its recovered agent: its resources are
+   * used again and its run goes on where it was (see `resumeRun`).
+   */
+  recoverTask(fw: SimFramework, agent: SimAgent, rec: TaskRecord, sameBoot: boolean): void {
+    let group: SimExecutor | undefined;
+    if (rec.group !== undefined) {
+      const key = `${agent.id}/${rec.group.executorId}`;
+      group = fw.executors.get(key);
+      if (group === undefined && !isTerminalState(rec.state)) {
+        group = {
+          executorId: rec.group.executorId,
+          agentId: agent.id,
+          resources: ResourceBag.of(rec.group.resources),
+          containerId: rec.group.containerId,
+          tasks: new Set(),
+        };
+        fw.executors.set(key, group);
+        agent.used.add(group.resources);
+      }
+    }
+    const task: SimTask = {
+      frameworkId: fw.id,
+      taskId: rec.taskId,
+      agentId: agent.id,
+      executorId: rec.executorId,
+      containerId: rec.containerId,
+      info: rec.info,
+      resources: ResourceBag.of(rec.resources),
+      state: rec.state,
+      run: undefined,
+      sandbox: rec.sandbox,
+      group: rec.group?.executorId,
+      killRequested: rec.killRequested,
+      unreachable: false,
+      runRecord: rec.run,
+    };
+    fw.tasks.set(task.taskId, task);
+    if (isTerminalState(task.state)) return;
+    agent.used.add(task.resources);
+    group?.tasks.add(task.taskId);
+    let run: TaskRun | undefined;
+    run = resumeRun(
+      rec,
+      sameBoot,
+      this.callbacks(fw, task, () => run),
+    );
+    if (run === undefined) return;
+    task.run = run;
+    this.live.add(run);
+    if (task.killRequested) run.kill(this.graceMs(task.info.kill_policy?.grace_period));
   }
 
   // ---- sandboxes --------------------------------------------------------
@@ -398,6 +493,16 @@ export class TaskManager {
   /** Finished tasks that ran on `agentId`, oldest first (the agent's completed executors). */
   completedOn(agentId: string): CompletedTask[] {
     return [...this.completed.values()].filter((t) => t.agentId === agentId);
+  }
+
+  /** Finished tasks from the checkpoint (their sandboxes are still on disk). */
+  restoreCompleted(list: Iterable<CompletedRecord>): void {
+    for (const c of list) {
+      this.completed.set(`${c.frameworkId}/${c.taskId}`, {
+        ...c,
+        resources: ResourceBag.of(c.resources),
+      });
+    }
   }
 
   private remember(task: SimTask): void {

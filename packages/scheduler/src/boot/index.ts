@@ -11,7 +11,11 @@
  *              cluster and runs the loops
  *
  * `stop()` takes them down in reverse: scheduler (no TEARDOWN, so tasks
- * survive a restart), mesos-sim, PostgreSQL.
+ * survive a restart), mesos-sim, PostgreSQL. The in-process mesos-sim
+ * checkpoints into `sim.sandboxDir`: its stop leaves the task processes
+ * running, and the next start's sim re-adopts them (the scheduler then
+ * re-subscribes with its stored framework id and reconciles), as Mesos
+ * agents keep their tasks across a restart of the scheduler and of themselves.
  */
 import { type AgentSpec, type MesosSim, startMesosSim } from "@peloton/mesos";
 import { openGateway, type StorageGateway } from "@peloton/storage";
@@ -26,8 +30,14 @@ export { StartupError } from "@peloton/storage/bootstrap";
 export { type PreemptionSettings, preemptionFromEnv } from "./preemption-settings.ts";
 
 export interface SimBootOptions {
-  /** Where sandboxes and volumes go (kept across restarts). */
+  /** Where sandboxes, volumes and the agents' checkpoint go (kept across restarts). */
   sandboxDir: string;
+  /**
+   * Checkpoint the agents' state in `sandboxDir` and recover it at the next
+   * start (tasks outlive a restart). Default true when `sandboxDir` is set;
+   * false: tasks are killed when the system stops.
+   */
+  checkpoint?: boolean;
   /** Default: an ephemeral port. */
   port?: number;
   /** Default: the demo cluster. */
@@ -58,7 +68,11 @@ export interface BootedSystem {
   masterUrl: string | undefined;
   sim: MesosSim | undefined;
   scheduler: SchedulerRuntime | undefined;
-  stop: () => Promise<void>;
+  /**
+   * Stops everything. The in-process sim's tasks keep running for the next
+   * start when it checkpoints, unless `killTasks` (then no task outlives it).
+   */
+  stop: (opts?: { killTasks?: boolean }) => Promise<void>;
 }
 
 export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
@@ -66,23 +80,22 @@ export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
   let gateway: StorageGateway | undefined = openGateway(database.url, { max: 2 });
   let sim: MesosSim | undefined;
   let scheduler: SchedulerRuntime | undefined;
-  const stop = async () => {
+  const stop = async (stopOpts: { killTasks?: boolean } = {}) => {
     await scheduler?.stop().catch(() => undefined);
-    await sim?.stop().catch(() => undefined);
+    await sim
+      ?.stop(stopOpts.killTasks !== undefined ? { killTasks: stopOpts.killTasks } : {})
+      .catch(() => undefined);
     await gateway?.close().catch(() => undefined);
     await database.stop().catch(() => undefined);
   };
   try {
     await ensureRootPool(gateway);
     const { seeded } = opts.demo ? await seedDemoData(gateway) : { seeded: false };
-    if (opts.scheduler === false) {
-      await gateway.close();
-      gateway = undefined;
-      return { database, seeded, masterUrl: undefined, sim: undefined, scheduler: undefined, stop };
-    }
-    // The scheduler's own pool: status updates and host writes come in bursts.
+    // Start-up writes are done; the scheduler opens its own (fenced) pool per term.
     await gateway.close();
-    gateway = openGateway(database.url, { max: 8 });
+    gateway = undefined;
+    if (opts.scheduler === false)
+      return { database, seeded, masterUrl: undefined, sim: undefined, scheduler: undefined, stop };
     let masterUrl = opts.masterUrl;
     if (!masterUrl) {
       const simOpts = opts.sim ?? { sandboxDir: "" };
@@ -90,13 +103,20 @@ export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
         ...(simOpts.port !== undefined ? { port: simOpts.port } : {}),
         ...(simOpts.agents !== undefined ? { agents: simOpts.agents } : {}),
         ...(simOpts.sandboxDir ? { sandboxDir: simOpts.sandboxDir } : {}),
+        ...(simOpts.sandboxDir && simOpts.checkpoint !== undefined
+          ? { checkpoint: simOpts.checkpoint }
+          : {}),
         ...(simOpts.fast ? { heartbeatIntervalSeconds: 1, allocationIntervalSeconds: 0.1 } : {}),
       });
       masterUrl = sim.url;
       opts.log(`mesos-sim: ${sim.agents().length} agents, master at ${sim.url}`);
+      if (sim.recovery !== undefined && sim.recovery.tasks + sim.recovery.frameworks > 0) {
+        opts.log(
+          `mesos-sim: recovered ${sim.recovery.tasks} running tasks of ${sim.recovery.frameworks} framework(s) from ${simOpts.sandboxDir}`,
+        );
+      }
     }
     scheduler = startScheduler({
-      gateway,
       databaseUrl: database.url,
       // Several masters, comma-separated: the client tries them in turn and follows 307s.
       masterUrl: masterUrl

@@ -5,22 +5,39 @@ export const ROOT_PATH = "/";
 const SEED_ACTOR = "system:demo";
 
 /**
- * Makes sure the root pool exists (every tree needs one). Idempotent.
+ * Replicas starting together on an empty database run the set-up below at
+ * the same moment; without this lock both would see no pools and both
+ * create them, and the second would fail on the unique path. Under it, the
+ * second waits for the first to commit and then finds the pools there.
+ */
+const SEED_LOCK = "peloton:seed";
+
+/**
+ * Makes sure the root pool exists (every tree needs one). Idempotent, and
+ * safe when several replicas run it at once.
  */
 export async function ensureRootPool(gateway: StorageGateway): Promise<void> {
   if (await gateway.pools.getByPath(ROOT_PATH)) return;
-  await gateway.transaction((tx) =>
-    tx.pools.create({ path: ROOT_PATH, name: "root", parentId: null, resources: {} }, "system"),
-  );
+  await gateway.transaction(async (tx) => {
+    await tx.cluster.serialize(SEED_LOCK);
+    if (await tx.pools.getByPath(ROOT_PATH)) return;
+    await tx.pools.create(
+      { path: ROOT_PATH, name: "root", parentId: null, resources: {} },
+      "system",
+    );
+  });
 }
 
 /**
  * Creates the demo pool tree on a database that has no pools besides the
  * root, through the repositories (so each pool gets its history row). Never
- * touches a database that already holds user pools.
+ * touches a database that already holds user pools; of replicas seeding at
+ * once, one seeds and the others find its pools.
  */
 export async function seedDemoData(gateway: StorageGateway): Promise<{ seeded: boolean }> {
   return gateway.transaction(async (tx) => {
+    // Read after the lock: a replica that seeded first has committed by now.
+    await tx.cluster.serialize(SEED_LOCK);
     const existing = await tx.pools.listAll();
     if (existing.some((p) => p.path !== ROOT_PATH)) return { seeded: false };
     const root =

@@ -4,9 +4,16 @@
  * the leader owns: host drains, the entitlement sampler, and the job
  * manager's goal-state, admission and placement loops). Losing the lease
  * stops them; a standby starts its own within seconds.
+ *
+ * Each term writes through a gateway of its own whose connections are
+ * fenced by the term's epoch: once a successor is elected the database
+ * refuses them, whatever this replica still has in flight. Deposition
+ * closes the Mesos subscription first (a successor may already subscribe),
+ * then stops the other loops without waiting for a slow tick beyond
+ * STOP_WAIT_MS: the tick's writes are refused anyway, and it ends on its own.
  */
 import { hostname } from "node:os";
-import { ChangeListener, type StorageGateway } from "@peloton/storage";
+import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
 import { drainLoop } from "../hostmgr/drain-loop.ts";
 import type { StatusHandler } from "../hostmgr/host-adapter.ts";
 import {
@@ -21,8 +28,9 @@ import type { Logger } from "./logger.ts";
 import type { SchedulerLoop } from "./loop.ts";
 
 export interface SchedulerOptions {
-  gateway: StorageGateway;
   databaseUrl: string;
+  /** Connections of each term's (fenced) gateway. Default 8. */
+  poolSize?: number;
   /** The Mesos master(s) the host manager subscribes to. */
   masterUrl: string | readonly string[];
   log: Logger;
@@ -37,7 +45,7 @@ export interface SchedulerOptions {
   jobManager?: JobManagerTuning;
   /** More loops for the leader, started after the host manager. */
   extraLoops?: (hostManager: MesosHostManager) => SchedulerLoop[];
-  election?: { retryMs?: number; renewMs?: number };
+  election?: { retryMs?: number; renewMs?: number; queryTimeoutMs?: number };
   hostManager?: Partial<
     Pick<
       MesosHostManagerOptions,
@@ -64,11 +72,18 @@ export interface SchedulerRuntime {
   readonly jobManager: JobManager | undefined;
   /** The lock session's server process id (tests kill it to depose the leader). */
   readonly lockBackendPid: number | undefined;
+  /** The lease epoch of this replica's term; undefined on a standby. */
+  readonly epoch: bigint | undefined;
   /** Resolves once this replica leads with its hosts recorded (bounded wait). */
   ready(timeoutMs?: number): Promise<void>;
   /** Stops the loops and leaves the framework subscribed-in-waiting (no TEARDOWN). */
   stop(): Promise<void>;
 }
+
+/** How long deposition waits for a loop's tick in flight before leaving it behind. */
+const STOP_WAIT_MS = 500;
+
+const LEASE = "scheduler";
 
 export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
   const holder = opts.holder ?? `${hostname()}:${process.pid}`;
@@ -76,6 +91,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
   let loops: SchedulerLoop[] = [];
   let hostManager: MesosHostManager | undefined;
   let jobManager: JobManager | undefined;
+  let termGateway: StorageGateway | undefined;
   // One LISTEN connection for every loop that reacts to committed changes.
   const changes = new ChangeListener(opts.databaseUrl, {
     onError: (err) => log.warn({ err: err.message }, "change feed lost; reconnecting"),
@@ -83,26 +99,35 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
 
   const election = new LeaderElection({
     databaseUrl: opts.databaseUrl,
-    gateway: opts.gateway,
     holder,
+    name: LEASE,
     log,
     ...opts.election,
-    onElected: async () => {
+    onElected: async ({ epoch }) => {
+      const gateway = openGateway(opts.databaseUrl, {
+        max: opts.poolSize ?? 8,
+        fence: { lease: LEASE, epoch },
+        retry: {
+          onRetry: (err, attempt, waitMs) =>
+            log.warn({ err: String(err), attempt, waitMs }, "transaction conflicted; retrying"),
+        },
+      });
+      termGateway = gateway;
       const jobs = opts.onStatus
         ? undefined
         : new JobManager({
-            gateway: opts.gateway,
+            gateway,
             changes,
             log,
             adapter: () => hostManager,
             ...opts.jobManager,
           });
       hostManager = new MesosHostManager({
-        gateway: opts.gateway,
+        gateway,
         master: opts.masterUrl,
         log,
         onStatus: opts.onStatus ?? jobs!.onStatus,
-        unfinishedTasks: unfinishedTasksOf(opts.gateway),
+        unfinishedTasks: unfinishedTasksOf(gateway),
         // The job manager writes updates in batches: many in flight make big batches.
         statusConcurrency: jobs ? 4_096 : 16,
         ...(jobs ? { onHostsChanged: () => jobs.hostsChanged() } : {}),
@@ -111,10 +136,10 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
       jobManager = jobs;
       loops = [
         hostManager,
-        drainLoop(opts.gateway, log, opts.drainPeriodMs),
+        drainLoop(gateway, log, opts.drainPeriodMs),
         ...(jobs?.loops() ?? []),
         createEntitlementSampler({
-          gateway: opts.gateway,
+          gateway,
           changes,
           log,
           ...(opts.samplePeriodMs !== undefined ? { periodMs: opts.samplePeriodMs } : {}),
@@ -124,11 +149,22 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
       for (const loop of loops) loop.start();
     },
     onDeposed: async () => {
-      const running = loops.reverse();
+      const [subscription, ...others] = loops;
+      const gateway = termGateway;
       loops = [];
       hostManager = undefined;
       jobManager = undefined;
-      for (const loop of running) await loop.stop();
+      termGateway = undefined;
+      // The subscription first: a successor may be subscribing as this framework now.
+      if (subscription) await withinMs(subscription.stop(), STOP_WAIT_MS, subscription.name, log);
+      await withinMs(
+        Promise.allSettled(others.reverse().map((loop) => loop.stop())),
+        STOP_WAIT_MS,
+        "the leader's loops",
+        log,
+      );
+      // New queries fail at once; the pool ends when the last tick left behind returns its client.
+      void gateway?.close().catch(() => undefined);
     },
   });
   election.start();
@@ -147,6 +183,9 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
     get lockBackendPid() {
       return election.backendPid;
     },
+    get epoch() {
+      return election.epoch;
+    },
     async ready(timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (hostManager === undefined) {
@@ -160,4 +199,17 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
       await changes.stop();
     },
   };
+}
+
+/** Waits for `work` at most `ms`; what is still running then is logged and left to finish. */
+async function withinMs(work: Promise<unknown>, ms: number, what: string, log: Logger) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+  });
+  const outcome = await Promise.race([work.then(() => "done" as const), late]).catch(
+    () => "done" as const,
+  );
+  clearTimeout(timer);
+  if (outcome === "late") log.warn(`${what}: still finishing after ${ms} ms; left behind`);
 }

@@ -21,16 +21,23 @@ export interface System {
 
 /** mesos-sim with these agents and the leader's loops on short periods (`tuning` adds to them). */
 export async function startSystem(
-  gateway: StorageGateway,
   agents: AgentSpec[],
   simOpts: MesosSimOptions = {},
   tuning: JobManagerTuning = {},
 ): Promise<System> {
   const sim = await testSim({ agents, ...simOpts });
+  const runtime = await startTestScheduler(sim.url, tuning);
+  return { sim, runtime };
+}
+
+/** The scheduler runtime with the leader's loops on short periods, on any master. */
+export async function startTestScheduler(
+  masterUrl: string,
+  tuning: JobManagerTuning = {},
+): Promise<SchedulerRuntime> {
   const runtime = startScheduler({
-    gateway,
     databaseUrl: inject("databaseUrl"),
-    masterUrl: sim.url,
+    masterUrl,
     log,
     election: { retryMs: 100, renewMs: 500 },
     hostManager: { hostRefreshMs: 200, client: { backoff: { initialMs: 20, maxMs: 200 } } },
@@ -44,7 +51,7 @@ export async function startSystem(
   });
   onCleanup(() => runtime.stop());
   await runtime.ready();
-  return { sim, runtime };
+  return runtime;
 }
 
 /**

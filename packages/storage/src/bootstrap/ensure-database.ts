@@ -21,6 +21,10 @@ export async function ensureDatabase(conn: PgConnection): Promise<{ created: boo
     await admin.query(`CREATE DATABASE "${conn.database}"`);
     return { created: true };
   } catch (err) {
+    // Another replica starting at the same moment created it first: 42P04
+    // (duplicate_database), or 23505 when both inserts met in the catalog.
+    const code = (err as { code?: unknown }).code;
+    if (code === "42P04" || code === "23505") return { created: false };
     throw new StartupError(describeConnectionError(err, describeConnection(conn)));
   } finally {
     await admin.end().catch(() => undefined);

@@ -8,6 +8,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { ColumnTypeEnum, type SqlQueryable } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import type { PgConnection } from "../bootstrap/database-url.ts";
+import { splitSqlScript } from "./sql-script.ts";
 
 const CHAR_OID = 18;
 const TEXT_OID = 25;
@@ -167,6 +168,7 @@ export class MigrationPg extends PrismaPg {
    */
   #track(adapter: Adapter): Adapter {
     restoreCharColumns(adapter);
+    splitScriptsProperly(adapter);
     const startTransaction = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel) =>
       restoreCharColumns(await startTransaction(isolationLevel));
@@ -180,4 +182,24 @@ export class MigrationPg extends PrismaPg {
     };
     return adapter;
   }
+}
+
+/**
+ * adapter-pg runs a script by splitting it at every `;`, which breaks
+ * function bodies (the lease fence's trigger function); statements are
+ * split here with quotes and dollar quotes respected, then run one by one
+ * as before, errors mapped by the adapter as before.
+ */
+function splitScriptsProperly(adapter: Adapter): void {
+  const driver = adapter.underlyingDriver() as pg.Pool;
+  const mapped = adapter as unknown as { onError(err: unknown): never };
+  adapter.executeScript = async (script) => {
+    for (const statement of splitSqlScript(script)) {
+      try {
+        await driver.query(statement);
+      } catch (err) {
+        mapped.onError(err);
+      }
+    }
+  };
 }

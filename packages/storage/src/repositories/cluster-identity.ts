@@ -10,6 +10,8 @@ export interface FrameworkRecord {
 export interface LeaseRecord {
   name: string;
   holder: string;
+  /** Goes up by one at every election; the leader's writes are fenced by it. */
+  epoch: number;
   acquiredAt: Date;
   renewedAt: Date;
 }
@@ -17,7 +19,8 @@ export interface LeaseRecord {
 /**
  * What the scheduler must remember across restarts and replicas: the Mesos
  * framework id it subscribed as (re-used inside the failover timeout), and
- * who holds the scheduling lease (for display: the advisory lock decides).
+ * who holds the scheduling lease and at which epoch (the advisory lock decides
+ * who may lead; the epoch fences the leader's writes).
  */
 export function clusterIdentityRepository(db: DbOrTx) {
   return {
@@ -37,11 +40,25 @@ export function clusterIdentityRepository(db: DbOrTx) {
       await db.mesosFramework.deleteMany({ where: { name } });
     },
 
-    async lease(name: string): Promise<LeaseRecord | null> {
-      return db.schedulerLease.findUnique({ where: { name } });
+    /**
+     * Inside a transaction: waits until no other transaction holds `key`,
+     * then holds it to the end of this one (a transaction-scoped advisory
+     * lock). Replicas starting together use it to run once-only set-up one
+     * after the other.
+     */
+    async serialize(key: string): Promise<void> {
+      await db.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtext(${key})::bigint)) AS locked`;
     },
 
-    /** The holder took the lease now. */
+    async lease(name: string): Promise<LeaseRecord | null> {
+      const row = await db.schedulerLease.findUnique({ where: { name } });
+      return row === null ? null : { ...row, epoch: Number(row.epoch) };
+    },
+
+    /**
+     * Records `holder` as the lease's holder without an election (tests and
+     * tools; the scheduler's LeaseSession claims and renews the lease).
+     */
     async recordLease(name: string, holder: string): Promise<void> {
       const now = new Date();
       await db.schedulerLease.upsert({
@@ -49,15 +66,6 @@ export function clusterIdentityRepository(db: DbOrTx) {
         create: { name, holder, acquiredAt: now, renewedAt: now },
         update: { holder, acquiredAt: now, renewedAt: now },
       });
-    },
-
-    /** The holder still leads; false when the row names someone else (it lost the lease). */
-    async renewLease(name: string, holder: string): Promise<boolean> {
-      const { count } = await db.schedulerLease.updateMany({
-        where: { name, holder },
-        data: { renewedAt: new Date() },
-      });
-      return count === 1;
     },
   };
 }

@@ -1,5 +1,11 @@
 "use client";
-import type { PoolFormValues } from "@peloton/api/schemas";
+import {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_LDAP_GROUPS,
+  MAX_NAME_LENGTH,
+  MAX_POOL_NAME_LENGTH,
+  type PoolFormValues,
+} from "@peloton/api/schemas";
 import type { UseFormRegister } from "react-hook-form";
 import { FormField, INPUT_CLASS } from "@/components/ui/form-field";
 import { settingLabel } from "@/lib/pools";
@@ -11,6 +17,14 @@ interface FieldsProps {
 
 type TextField = "name" | "owningTeam" | "ldapGroups" | "description";
 
+/** The API's limits (the shared schemas refuse the same): the input stops there. */
+const MAX_LENGTH: Record<TextField, number> = {
+  name: MAX_POOL_NAME_LENGTH,
+  owningTeam: MAX_NAME_LENGTH,
+  ldapGroups: MAX_LDAP_GROUPS * (MAX_NAME_LENGTH + 2),
+  description: MAX_DESCRIPTION_LENGTH,
+};
+
 function TextInput({
   field,
   label,
@@ -21,7 +35,15 @@ function TextInput({
 }: FieldsProps & { field: TextField; label: string; hint?: string; className?: string }) {
   return (
     <FormField label={label} error={error(field)} hint={hint} className={className}>
-      {(ids) => <input {...ids} data-field={field} className={INPUT_CLASS} {...register(field)} />}
+      {(ids) => (
+        <input
+          {...ids}
+          data-field={field}
+          maxLength={MAX_LENGTH[field]}
+          className={INPUT_CLASS}
+          {...register(field)}
+        />
+      )}
     </FormField>
   );
 }
@@ -44,7 +66,12 @@ export function PoolSettingsFields({
         <TextInput {...props} field="name" label="Name" hint={nameHint} />
       )}
       <TextInput {...props} field="owningTeam" label="Owning team" />
-      <TextInput {...props} field="ldapGroups" label="LDAP groups" hint="Comma-separated" />
+      <TextInput
+        {...props}
+        field="ldapGroups"
+        label="LDAP groups"
+        hint={`Comma-separated, at most ${MAX_LDAP_GROUPS}`}
+      />
       <TextInput {...props} field="description" label="Description" className="md:col-span-3" />
     </div>
   );

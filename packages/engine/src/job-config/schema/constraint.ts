@@ -8,6 +8,8 @@
  */
 import { z } from "zod";
 import type { Constraint } from "../../constraints/constraint.ts";
+import { boundedList, numberAtMost } from "../../limits/bounded.ts";
+import { MAX_CONSTRAINTS, MAX_INT32 } from "../../limits/limits.ts";
 import { pelotonEnum } from "../peloton-enum.ts";
 import { labelSchema } from "./label.ts";
 
@@ -22,9 +24,8 @@ const labelConstraintSchema = z.strictObject({
   kind: pelotonEnum({ TASK: 1, HOST: 2 }),
   condition: pelotonEnum({ LESS_THAN: 1, EQUAL: 2, GREATER_THAN: 3 }, { prefix: "CONDITION_" }),
   label: labelSchema,
-  requirement: z
-    .number()
-    .int("requirement must be a whole number")
+  requirement: numberAtMost(MAX_INT32)
+    .refine(Number.isInteger, "requirement must be a whole number")
     .min(0, "requirement must be ≥ 0")
     .default(0),
 });
@@ -42,10 +43,14 @@ const fileConstraintSchema = z.strictObject({
   type: constraintType.optional(),
   labelConstraint: labelConstraintSchema.optional(),
   get andConstraint() {
-    return z.strictObject({ constraints: z.array(constraintSchema).min(1) }).optional();
+    return z
+      .strictObject({ constraints: boundedList(constraintSchema, MAX_CONSTRAINTS).min(1) })
+      .optional();
   },
   get orConstraint() {
-    return z.strictObject({ constraints: z.array(constraintSchema).min(1) }).optional();
+    return z
+      .strictObject({ constraints: boundedList(constraintSchema, MAX_CONSTRAINTS).min(1) })
+      .optional();
   },
   get notConstraint() {
     return z.strictObject({ constraint: constraintSchema }).optional();

@@ -6,29 +6,48 @@
  * (mesos-api.md).
  */
 import { z } from "zod";
+import { boundedList, boundedText } from "../../limits/bounded.ts";
+import {
+  MAX_DOCKER_PARAMETERS,
+  MAX_NAME_LENGTH,
+  MAX_PATH_LENGTH,
+  MAX_VALUE_LENGTH,
+  MAX_VOLUMES,
+} from "../../limits/limits.ts";
 import { pelotonEnum } from "../peloton-enum.ts";
 
-const keyValueSchema = z.strictObject({ key: z.string(), value: z.string().default("") });
+const keyValueSchema = z.strictObject({
+  key: boundedText(MAX_NAME_LENGTH),
+  value: boundedText(MAX_VALUE_LENGTH).default(""),
+});
 
 const dockerSchema = z.strictObject({
-  image: z.string().min(1, "docker.image names the image"),
+  image: boundedText(MAX_VALUE_LENGTH, { min: 1, minMessage: "docker.image names the image" }),
   network: pelotonEnum({ HOST: 1, BRIDGE: 2, NONE: 3, USER: 4 }).optional(),
   privileged: z.boolean().optional(),
-  parameters: z.array(keyValueSchema).optional(),
+  parameters: boundedList(keyValueSchema, MAX_DOCKER_PARAMETERS).optional(),
   forcePullImage: z.boolean().optional(),
 });
 
 const imageSchema = z.strictObject({
   type: pelotonEnum({ APPC: 1, DOCKER: 2 }),
-  docker: z.strictObject({ name: z.string().min(1) }).optional(),
-  appc: z.strictObject({ name: z.string().min(1), id: z.string().optional() }).optional(),
+  docker: z.strictObject({ name: boundedText(MAX_VALUE_LENGTH, { min: 1 }) }).optional(),
+  appc: z
+    .strictObject({
+      name: boundedText(MAX_VALUE_LENGTH, { min: 1 }),
+      id: boundedText(MAX_VALUE_LENGTH).optional(),
+    })
+    .optional(),
   cached: z.boolean().optional(),
 });
 
 /** A host path (or image) mounted into the container; `mode` RW = 1, RO = 2. */
 const containerVolumeSchema = z.strictObject({
-  containerPath: z.string().min(1, "containerPath is the path inside the container"),
-  hostPath: z.string().optional(),
+  containerPath: boundedText(MAX_PATH_LENGTH, {
+    min: 1,
+    minMessage: "containerPath is the path inside the container",
+  }),
+  hostPath: boundedText(MAX_PATH_LENGTH).optional(),
   mode: pelotonEnum({ RW: 1, RO: 2 }),
   image: imageSchema.optional(),
 });
@@ -37,7 +56,7 @@ export const containerSchema = z.strictObject({
   type: pelotonEnum({ DOCKER: 1, MESOS: 2 }),
   docker: dockerSchema.optional(),
   mesos: z.strictObject({ image: imageSchema.optional() }).optional(),
-  volumes: z.array(containerVolumeSchema).optional(),
-  hostname: z.string().optional(),
+  volumes: boundedList(containerVolumeSchema, MAX_VOLUMES).optional(),
+  hostname: boundedText(MAX_NAME_LENGTH).optional(),
 });
 export type ContainerConfig = z.output<typeof containerSchema>;

@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { boundedList, boundedText } from "../../limits/bounded.ts";
+import { MAX_LABELS, MAX_NAME_LENGTH, MAX_VALUE_LENGTH } from "../../limits/limits.ts";
 
 /** Peloton's `peloton.Label`: a key and its value. */
 export const labelSchema = z.strictObject({
-  key: z.string().min(1, "a label needs a key"),
-  value: z.string().default(""),
+  key: boundedText(MAX_NAME_LENGTH, { min: 1, minMessage: "a label needs a key" }),
+  value: boundedText(MAX_VALUE_LENGTH).default(""),
 });
 
 /**
@@ -13,8 +15,10 @@ export const labelSchema = z.strictObject({
  */
 export const labelListSchema = z.union(
   [
-    z.array(labelSchema),
-    z.strictObject({ labels: z.array(labelSchema) }).transform((wrapped) => wrapped.labels),
+    boundedList(labelSchema, MAX_LABELS),
+    z
+      .strictObject({ labels: boundedList(labelSchema, MAX_LABELS) })
+      .transform((wrapped) => wrapped.labels),
   ],
   { error: "labels are a list of {key, value}" },
 );

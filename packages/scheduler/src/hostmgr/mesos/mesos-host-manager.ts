@@ -156,14 +156,16 @@ export class MesosHostManager implements HostAdapter, SchedulerLoop {
   async stop(): Promise<void> {
     this.stateValue = "stopped";
     clearTimeout(this.refreshTimer);
-    await this.started;
-    this.started = undefined;
+    // The subscription first, before waiting on anything: a deposed leader must
+    // let go of the cluster at once (a successor may be subscribing now).
+    // connect() checks "stopped" before it makes a client, so none comes later.
     const client = this.client;
     this.client = undefined;
+    await client?.stop();
+    await this.started;
+    this.started = undefined;
     this.pool.clear();
     this.pipeline.clear();
-    // No TEARDOWN: the framework and its tasks outlive this process.
-    await client?.stop();
     await this.pipeline.idle();
     await this.refreshing;
   }

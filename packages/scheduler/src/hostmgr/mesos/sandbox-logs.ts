@@ -91,16 +91,21 @@ export async function readTaskLog(
       refusal: { code: "AGENT_UNKNOWN", run: run.runId, hostname: run.hostname },
     };
   const agent = agentUrlFromString(host.agentUrl);
+  // The caller's directory only when it is this run's sandbox: it comes from the client.
+  const given =
+    req.directory && isSandboxOf(req.directory, framework.frameworkId, run.clusterTaskId)
+      ? req.directory
+      : undefined;
   const base = {
     agent,
     frameworkId: framework.frameworkId,
     taskId: run.clusterTaskId,
     file: req.file,
-    ...(req.directory ? { directory: req.directory } : {}),
+    ...(given ? { directory: given } : {}),
   };
   try {
     let offset = req.offset;
-    let directory = req.directory;
+    let directory = given;
     if (offset < 0) {
       // Tail: the size first, then the last `length` bytes.
       const size = await readSandboxFile({ ...base, offset: -1 });
@@ -137,6 +142,24 @@ export async function readTaskLog(
       refusal: { code: "SANDBOX_UNAVAILABLE", run: run.runId, hostname: run.hostname, message },
     };
   }
+}
+
+/**
+ * Whether `directory` is the sandbox of task `taskId` of the framework, in
+ * the agent's layout `.../frameworks/<fw>/executors/<executor>/runs/<container>`
+ * (a command task's executor id is its task id; a pod's task has its own
+ * `tasks/<task>` folder), with no `..` to climb out of it.
+ */
+export function isSandboxOf(directory: string, frameworkId: string, taskId: string): boolean {
+  const parts = directory.split("/");
+  if (parts.includes("..") || parts.includes(".")) return false;
+  const fw = parts.indexOf("frameworks");
+  if (fw < 0 || parts[fw + 1] !== frameworkId || parts[fw + 2] !== "executors") return false;
+  const rest = parts.slice(fw + 3);
+  const commandTask = rest.length === 3 && rest[0] === taskId && rest[1] === "runs";
+  const podTask =
+    rest.length === 5 && rest[1] === "runs" && rest[3] === "tasks" && rest[4] === taskId;
+  return commandTask || podTask;
 }
 
 /** One sentence per refusal, for the API's error and the console. */

@@ -1,0 +1,86 @@
+/**
+ * Is this replica healthy, and what does it do? The console's Next server
+ * is a different process from the launcher's scheduler, so everything here
+ * is learnt through PostgreSQL: the lease row (holder, epoch, renewed_at:
+ * the leader renews it every 400 ms) and the Mesos framework row (written
+ * when the leader subscribes). The launcher names its scheduler's replica
+ * in PELOTON_REPLICA for the Next server it starts.
+ *
+ * Cheap: one round trip for the ping and two primary-key reads.
+ */
+import { isDatabaseUnavailable, type StorageGateway } from "@peloton/storage";
+
+/** A lease renewed within this long has a live holder (renewals come every 400 ms). */
+export const LEASE_LIVE_MS = 3_000;
+
+export interface HealthReport {
+  /** The database answered: this replica can serve. */
+  ok: boolean;
+  database: { reachable: boolean; error: string | null };
+  /** This replica's scheduler id ("host:pid"), when the launcher passed it. */
+  replica: string | null;
+  /** This replica holds the live scheduling lease. */
+  leads: boolean;
+  /** The scheduler runs somewhere: a live lease holder exists. */
+  scheduler: {
+    running: boolean;
+    leader: string | null;
+    epoch: number | null;
+    renewedAt: Date | null;
+  };
+  /** The live leader subscribed to the cluster during its current term. */
+  cluster: { subscribed: boolean; frameworkId: string | null; masterUrl: string | null };
+}
+
+export function replicaFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.PELOTON_REPLICA || null;
+}
+
+export async function readHealth(
+  gateway: StorageGateway,
+  replica: string | null,
+  now: () => number = Date.now,
+): Promise<HealthReport> {
+  try {
+    await gateway.ping();
+    const [lease, framework] = await Promise.all([
+      gateway.cluster.lease("scheduler"),
+      gateway.cluster.framework("peloton"),
+    ]);
+    const running = lease !== null && now() - lease.renewedAt.getTime() < LEASE_LIVE_MS;
+    return {
+      ok: true,
+      database: { reachable: true, error: null },
+      replica,
+      leads: running && replica !== null && lease.holder === replica,
+      scheduler: {
+        running,
+        leader: running ? lease.holder : null,
+        epoch: lease?.epoch ?? null,
+        renewedAt: lease?.renewedAt ?? null,
+      },
+      cluster: {
+        // The framework row is written on every SUBSCRIBED: after the term began means this leader's.
+        subscribed:
+          running &&
+          framework !== null &&
+          framework.updatedAt.getTime() >= lease.acquiredAt.getTime(),
+        frameworkId: framework?.frameworkId ?? null,
+        masterUrl: framework?.masterUrl ?? null,
+      },
+    };
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    return {
+      ok: false,
+      database: {
+        reachable: false,
+        error: err instanceof Error ? err.message.trim().split("\n").at(-1)! : String(err),
+      },
+      replica,
+      leads: false,
+      scheduler: { running: false, leader: null, epoch: null, renewedAt: null },
+      cluster: { subscribed: false, frameworkId: null, masterUrl: null },
+    };
+  }
+}
