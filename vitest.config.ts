@@ -10,7 +10,11 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/test/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+          include: [
+            "packages/*/test/**/*.test.ts",
+            "apps/*/test/**/*.test.ts",
+            "scripts/test/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
       },

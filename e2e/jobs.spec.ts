@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { createApiClient } from "../packages/cli/src/api-client.ts";
+import { createApiClient } from "@peloton/cli";
 import { readFixture } from "./support/fixture.ts";
 import { failOnHydrationErrors } from "./support/hydration.ts";
 import { expect, type Page, test } from "./support/test.ts";

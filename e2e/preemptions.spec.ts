@@ -7,8 +7,8 @@
  * preemptor answers them.
  */
 
+import { createApiClient } from "@peloton/cli";
 import { formatResource } from "../apps/console/src/lib/format.ts";
-import { createApiClient } from "../packages/cli/src/api-client.ts";
 import { readFixture } from "./support/fixture.ts";
 import { createPool, journeyJobYaml, running, waitFor } from "./support/preemption-journey.ts";
 import { expect, type Page, test } from "./support/test.ts";

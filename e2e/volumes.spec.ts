@@ -5,7 +5,7 @@
  * without a reload; filters live in the URL; a row opens its task, whose
  * page shows the same volume.
  */
-import { createApiClient } from "../packages/cli/src/api-client.ts";
+import { createApiClient } from "@peloton/cli";
 import { failOnHydrationErrors } from "./support/hydration.ts";
 import { expect, type Page, test } from "./support/test.ts";
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { PreemptionRecord } from "../../packages/storage/src/index.ts";
+import type { PreemptionRecord } from "@peloton/storage";
 
 /** What a preemption spec checks of one recorded preemption (JSON: times as ISO text). */
 export interface PreemptionFact {

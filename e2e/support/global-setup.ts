@@ -7,8 +7,8 @@
  * same picture. Runs after Playwright's web server is up.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { createApiClient } from "@peloton/cli";
 import type { FullConfig } from "@playwright/test";
-import { createApiClient } from "../../packages/cli/src/api-client.ts";
 import { type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
 import { preemptionJourney } from "./preemption-journey.ts";
 import { BACKLOG, backlogYaml } from "./workload.ts";

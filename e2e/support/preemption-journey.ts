@@ -18,8 +18,8 @@
  *      comes back when urgent-report has ended
  *   3. nightly-reports is stopped: r3 is free for the specs
  */
-import type { createApiClient } from "../../packages/cli/src/api-client.ts";
-import type { PreemptionRecord } from "../../packages/storage/src/index.ts";
+import type { createApiClient } from "@peloton/cli";
+import type { PreemptionRecord } from "@peloton/storage";
 import { type PreemptionsFixture, preemptionFixture } from "./fixture.ts";
 
 type Api = ReturnType<typeof createApiClient>;

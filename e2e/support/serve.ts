@@ -12,9 +12,9 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { bootSystem } from "../../packages/api/src/server/boot.ts";
+import { bootSystem } from "@peloton/scheduler/boot";
+import { openGateway } from "@peloton/storage";
 import { killTaskProcesses } from "../../packages/mesos/test/support/task-processes.ts";
-import { openGateway } from "../../packages/storage/src/index.ts";
 import { createScratchDatabase } from "../../packages/storage/test/support/scratch-database.ts";
 import { E2E_AGENTS, type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
 

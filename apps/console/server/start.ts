@@ -32,7 +32,7 @@ import {
   bootSystem,
   preemptionFromEnv,
   StartupError,
-} from "@peloton/api/boot";
+} from "@peloton/scheduler/boot";
 import { buildIsStale } from "./build-freshness.ts";
 
 const consoleDir = resolve(import.meta.dirname, "..");

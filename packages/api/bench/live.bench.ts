@@ -7,6 +7,9 @@
  * tRPC's client with an EventSource, as the console's browser tab has it
  * (benchmarks.md goal: p95 < 500 ms).
  */
+
+import { ensureRootPool } from "@peloton/scheduler";
+import type { TaskState } from "@peloton/storage";
 import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import { EventSource } from "undici";
 import {
@@ -18,8 +21,6 @@ import {
   round3,
   rssMb,
 } from "../../../bench/harness.ts";
-import { ensureRootPool } from "../../scheduler/src/index.ts";
-import type { TaskState } from "../../storage/src/index.ts";
 import type { AppRouter, LiveMessage } from "../src/index.ts";
 import { transformer } from "../src/transformer.ts";
 import { withServedApi } from "./served-api.ts";

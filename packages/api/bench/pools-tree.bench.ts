@@ -5,6 +5,9 @@
  * allocation of the tree's leaves held by real task rows (benchmarks.md goal:
  * p95 < 50 ms).
  */
+
+import { ensureRootPool } from "@peloton/scheduler";
+import type { NewTask, StorageGateway } from "@peloton/storage";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import superjson from "superjson";
 import {
@@ -19,8 +22,6 @@ import {
   timeRounds,
 } from "../../../bench/harness.ts";
 import { randomPools } from "../../engine/bench/random-pools.ts";
-import { ensureRootPool } from "../../scheduler/src/index.ts";
-import type { NewTask, StorageGateway } from "../../storage/src/index.ts";
 import type { AppRouter } from "../src/index.ts";
 import { transformer } from "../src/transformer.ts";
 import { withServedApi } from "./served-api.ts";

@@ -3,7 +3,7 @@
  * listener, and the API served over HTTP on them; all of it taken down after
  * `fn`, whatever it does.
  */
-import { ChangeListener, openGateway, type StorageGateway } from "../../storage/src/index.ts";
+import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
 import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
 import { type ServedApi, serveApi } from "../test/support/http-server.ts";
 

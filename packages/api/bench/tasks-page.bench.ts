@@ -7,6 +7,8 @@
  * state (benchmarks.md goal: p95 < 50 ms per page).
  */
 import { jobConfigSchema } from "@peloton/engine";
+import { ensureRootPool } from "@peloton/scheduler";
+import type { NewTask, TaskState } from "@peloton/storage";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import superjson from "superjson";
 import {
@@ -19,8 +21,6 @@ import {
   rssMb,
   seededRandom,
 } from "../../../bench/harness.ts";
-import { ensureRootPool } from "../../scheduler/src/index.ts";
-import type { NewTask, TaskState } from "../../storage/src/index.ts";
 import type { AppRouter } from "../src/index.ts";
 import { withServedApi } from "./served-api.ts";
 

@@ -3,8 +3,9 @@
  * (pools, hosts) leave one row each, in their own transaction, and the log
  * reads newest first with filters and keyset pages.
  */
+
+import { ensureRootPool } from "@peloton/scheduler";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { ensureRootPool } from "../../scheduler/src/index.ts";
 import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
 import { givenHost } from "./support/cluster.ts";

@@ -1,5 +1,5 @@
+import { seedDemoData } from "@peloton/scheduler";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { seedDemoData } from "../../scheduler/src/index.ts";
 import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
 import { testContext } from "./support/context.ts";

@@ -7,9 +7,10 @@
  *                                          web-reports/k (RUNNING → PREEMPTING)
  *   20 min ago  within /ml/training        train-resnet/k for train-urgent/0
  */
+
+import { seedDemoData } from "@peloton/scheduler";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seedDemoData } from "../../scheduler/src/index.ts";
 import {
   preemptionScenario,
   type ScenarioOutcome,

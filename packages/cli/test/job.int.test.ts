@@ -5,9 +5,9 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { createCaller } from "@peloton/api";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createCaller } from "../../api/src/index.ts";
 import { testContext } from "../../api/test/support/context.ts";
 import { type ServedApi, serveApi } from "../../api/test/support/http-server.ts";
 import { leafPool } from "../../scheduler/test/support/system.ts";

@@ -5,10 +5,10 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
+import { seedDemoData } from "@peloton/scheduler";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testContext } from "../../api/test/support/context.ts";
 import { type ServedApi, serveApi } from "../../api/test/support/http-server.ts";
-import { seedDemoData } from "../../scheduler/src/index.ts";
 import {
   preemptionScenario,
   type ScenarioOutcome,

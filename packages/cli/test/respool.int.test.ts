@@ -7,11 +7,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ensureRootPool } from "@peloton/scheduler";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { testContext } from "../../api/test/support/context.ts";
 import { type ServedApi, serveApi } from "../../api/test/support/http-server.ts";
-import { ensureRootPool } from "../../scheduler/src/index.ts";
 import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { expectOneLineError, runCli } from "./support/run-cli.ts";
 

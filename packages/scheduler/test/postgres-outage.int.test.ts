@@ -10,15 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jobConfigSchema } from "@peloton/engine";
 import { isDatabaseUnavailable, openGateway } from "@peloton/storage";
-import pg from "pg";
-import { describe, expect, it } from "vitest";
 import {
   type EmbeddedServer,
   ensureDatabase,
   formatDatabaseUrl,
   startEmbeddedPostgres,
-} from "../../storage/src/bootstrap/index.ts";
-import { applyMigrations } from "../../storage/src/migrations/index.ts";
+} from "@peloton/storage/bootstrap";
+import { applyMigrations } from "@peloton/storage/migrations";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
 import { createJob } from "../src/jobmgr/create-job.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";

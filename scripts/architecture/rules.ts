@@ -1,0 +1,90 @@
+/**
+ * The package arrows of shared/design/ARCHITECTURE.md (drawn in
+ * docs/architecture.md), as data the import check reads.
+ */
+
+/** The workspace packages, by folder. */
+export const PACKAGES = {
+  engine: "packages/engine",
+  storage: "packages/storage",
+  mesos: "packages/mesos",
+  scheduler: "packages/scheduler",
+  api: "packages/api",
+  cli: "packages/cli",
+  console: "apps/console",
+} as const;
+
+export type PackageName = keyof typeof PACKAGES;
+
+/**
+ * Where production code sits in the layering. Each package is one layer,
+ * except the console: its server folder is the composition root (it starts
+ * PostgreSQL, the scheduler and Next), its UI is everything else.
+ */
+export type Layer = Exclude<PackageName, "console"> | "console-ui" | "console-server";
+
+/**
+ * What each layer's production code may import, besides itself. `engine` is
+ * the vocabulary every package may share; `api` reaches `storage` for reads
+ * and `scheduler` for writes; the console UI and the CLI see the system only
+ * through the API; nothing imports the console.
+ */
+export const MAY_IMPORT: Record<Layer, readonly PackageName[]> = {
+  engine: [],
+  storage: ["engine"],
+  mesos: ["engine"],
+  scheduler: ["engine", "storage", "mesos"],
+  api: ["engine", "storage", "scheduler"],
+  cli: ["engine", "api"],
+  "console-ui": ["engine", "api"],
+  "console-server": ["engine", "api", "scheduler"],
+};
+
+export type Rule =
+  /** Production code imports a package its layer may not. */
+  | "direction"
+  /** Test or benchmark code imports a package above its own (or the console). */
+  | "test-direction"
+  /** A relative path into another workspace package instead of its `@peloton/<name>`. */
+  | "relative-into-package"
+  /** Production code reaches outside its package by a relative path. */
+  | "relative-out-of-package"
+  /** Production code imports a workspace package its package.json does not list in "dependencies". */
+  | "undeclared"
+  /** An `@peloton/…` name that is no workspace package. */
+  | "unknown-package";
+
+/**
+ * An import the check lets pass for now. Each names the issue item whose work
+ * removes it; the check fails when an exception no longer matches anything,
+ * so the list only shrinks.
+ */
+export interface Exception {
+  rule: Rule;
+  /** Repository-relative path of the importing file(s). */
+  from: RegExp;
+  /** The import as written, or (relative imports) the repository path it resolves to. */
+  to: RegExp;
+  /** The issue item that removes the exception, and why it stands until then. */
+  until: string;
+}
+
+export const EXCEPTIONS: readonly Exception[] = [
+  {
+    rule: "relative-into-package",
+    from: /^(packages\/[^/]+|apps\/console)\/(test|bench)\/|^e2e\//,
+    // Helpers only (test/support/, bench/ modules that are not benchmarks), never src/.
+    to: /^packages\/[^/]+\/(test\/support\/|bench\/(?![^/]*\.bench\.ts$))/,
+    until:
+      "issue 15 item 6: test support shared across packages becomes a workspace package; " +
+      "until then tests and benchmarks borrow other packages' test/support/ and bench helpers by path",
+  },
+  {
+    rule: "relative-into-package",
+    from: /^e2e\//,
+    to: /^apps\/console\/src\/lib\/format\.ts$/,
+    until:
+      "issue 15 item 7: one formatter for amounts and units, in a package both the console " +
+      "and the browser tests import; until then the tests borrow the console's",
+  },
+];
