@@ -1,4 +1,5 @@
 import { TRPCError } from "@trpc/server";
+import { UNAVAILABLE_MESSAGE } from "../errors/database.ts";
 import { LEASE_LIVE_MS, readHealth, replicaFromEnv } from "../health.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
@@ -41,7 +42,7 @@ export const systemRouter = router({
     if (!report.database.reachable)
       throw new TRPCError({
         code: "SERVICE_UNAVAILABLE",
-        message: `the database is unreachable: ${report.database.error}`,
+        message: UNAVAILABLE_MESSAGE,
       });
     return report;
   }),
