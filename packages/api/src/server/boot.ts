@@ -3,6 +3,9 @@ export {
   agentsFromArgument,
   type BootedSystem,
   bootSystem,
+  type EmbeddedServer,
+  formatDatabaseUrl,
   preemptionFromEnv,
   StartupError,
+  startEmbeddedPostgres,
 } from "@peloton/scheduler/boot";
