@@ -131,6 +131,7 @@ async function startDatabase(dataDir: string): Promise<string> {
   let watchedPid: number | undefined;
   embedded = await startEmbeddedPostgres({
     dataDir,
+    detached: true,
     note: log,
     ...(process.env.PELOTON_DEBUG
       ? { onLog: (l: string) => console.error(`[postgres] ${l}`) }

@@ -31,10 +31,30 @@ const launcherPid = () => {
   return lock.launcher.pid;
 };
 
+/**
+ * Starts a launcher and waits until it serves: its own next-server (recorded
+ * in the lock it took) answers, not one a dead launcher left on the port.
+ */
 async function startAndWait(): Promise<Launcher> {
-  current = startLauncher(dirs, port);
-  await waitHealthy(current, 60_000);
-  return current;
+  const before = readLock(dirs)?.launcher.pid;
+  const launcher = startLauncher(dirs, port);
+  current = launcher;
+  await Promise.race([
+    eventually(
+      "the new launcher runs its console",
+      60_000,
+      () => readLock(dirs),
+      (lock) =>
+        lock !== undefined &&
+        lock.launcher.pid !== before &&
+        lock.children.some((c) => c.kind === "console"),
+    ),
+    launcher.exited.then((code) => {
+      throw new Error(`the launcher exited (${code}):\n${launcher.output()}`);
+    }),
+  ]);
+  await waitHealthy(launcher, 60_000);
+  return launcher;
 }
 
 /** One postmaster on the data folder and one next-server: nothing doubled, nothing orphaned. */

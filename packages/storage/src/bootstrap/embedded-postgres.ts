@@ -42,6 +42,8 @@ export interface EmbeddedServer {
 export interface EmbeddedOptions {
   dataDir: string;
   port?: number;
+  /** Run the server in its own process group (the launcher stops it itself, in order). */
+  detached?: boolean;
   /** PostgreSQL's own output, line by line. */
   onLog?: (line: string) => void;
   /** Our notes: relocations, leftovers stopped, restarts. */
@@ -90,7 +92,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const bins = reachableBinaries(user, locateBinaries(), note);
   const dataDir = reachableDataDir(user, opts.dataDir, note);
   const port = opts.port ?? (await freePort());
-  const pm = { bins, dataDir, port, user, onLog: opts.onLog };
+  const pm = { bins, dataDir, port, user, detached: opts.detached, onLog: opts.onLog };
 
   const initialised = !existsSync(join(dataDir, "PG_VERSION"));
   if (initialised) await initdb(pm);

@@ -2,10 +2,10 @@
  * One PostgreSQL server process (the postmaster) on a data folder: initdb,
  * start, fast stop, and recovery of a server a dead launcher left running.
  *
- * The postmaster runs in its own process group (detached), so a Ctrl-C in
- * the terminal reaches only the launcher, which stops the scheduler before
- * PostgreSQL; and so the launcher's supervisor can signal it by pid after
- * the launcher is gone.
+ * The launcher runs the postmaster in its own process group (`detached`), so
+ * a Ctrl-C in the terminal reaches only the launcher, which stops the
+ * scheduler before PostgreSQL. Tests leave it in their own group, so a Ctrl-C
+ * of the test runner stops it too.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -31,6 +31,8 @@ export interface PostmasterOptions {
   dataDir: string;
   port: number;
   user: PostgresUser | undefined;
+  /** Its own process group, out of reach of the terminal's Ctrl-C. */
+  detached?: boolean | undefined;
   onLog?: ((line: string) => void) | undefined;
 }
 
@@ -132,7 +134,12 @@ export async function startPostmaster(opts: PostmasterOptions): Promise<RunningP
       "-c",
       "lc_messages=C",
     ],
-    { ...asUser(opts.user), env: ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      ...asUser(opts.user),
+      env: ENV,
+      detached: opts.detached === true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   let ready = false;
   let markReady = () => {};
