@@ -48,7 +48,7 @@ import {
 } from "@peloton/api/boot";
 import { processRef, stopProcess } from "@peloton/storage/processes";
 import { buildIsStale } from "./build-freshness.ts";
-import { describeFailure } from "./failure.ts";
+import { describeFailure, isStartupError } from "./failure.ts";
 import { type Children, superviseChildren } from "./supervision/children.ts";
 import { acquireLauncherLock, type LauncherLock } from "./supervision/launcher-lock.ts";
 import { portHolder, portIsFree } from "./supervision/port.ts";
@@ -90,7 +90,7 @@ async function shutdown(code: number): Promise<never> {
 
 async function fail(err: unknown): Promise<never> {
   console.error(`peloton: ${describeFailure(err)}`);
-  if (process.env.PELOTON_DEBUG && err instanceof Error && !(err instanceof StartupError))
+  if (process.env.PELOTON_DEBUG && err instanceof Error && !isStartupError(err))
     console.error(err.stack);
   return shutdown(1);
 }
