@@ -132,6 +132,8 @@ async function startDatabase(dataDir: string): Promise<string> {
   embedded = await startEmbeddedPostgres({
     dataDir,
     detached: true,
+    // This launcher holds the folder's lock: a server still running there was left by a dead one.
+    leftover: "stop",
     note: log,
     ...(process.env.PELOTON_DEBUG
       ? { onLog: (l: string) => console.error(`[postgres] ${l}`) }

@@ -5,7 +5,8 @@
  *
  *   postgres user (as root)  ─ binaries and data placed where it can reach them
  *      ▼
- *   initdb on first use, else stop what a dead launcher left running
+ *   initdb on first use, else clear a stale postmaster.pid (and stop a
+ *      │  server a dead launcher left running)
  *      ▼
  *   postmaster on a loopback port; when it dies unexpectedly it is started
  *   again on the same port with a backoff of 0.25 s doubling to 5 s; after
@@ -44,6 +45,12 @@ export interface EmbeddedOptions {
   port?: number;
   /** Run the server in its own process group (the launcher stops it itself, in order). */
   detached?: boolean;
+  /**
+   * A server already running on the folder: "stop" it (the launcher, which
+   * holds the folder's lock, so it was left by a dead launcher) or "refuse"
+   * to start (default).
+   */
+  leftover?: "stop" | "refuse";
   /** PostgreSQL's own output, line by line. */
   onLog?: (line: string) => void;
   /** Our notes: relocations, leftovers stopped, restarts. */
@@ -96,7 +103,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
 
   const initialised = !existsSync(join(dataDir, "PG_VERSION"));
   if (initialised) await initdb(pm);
-  else await clearLeftoverPostmaster(dataDir, note);
+  else await clearLeftoverPostmaster(dataDir, note, opts.leftover ?? "refuse");
 
   /** Starts the postmaster, retrying transient refusals until `deadlineMs` has passed. */
   const startRetrying = async (deadlineMs: number, retryAll: boolean) => {

@@ -180,14 +180,15 @@ export async function startPostmaster(opts: PostmasterOptions): Promise<RunningP
 }
 
 /**
- * A postmaster.pid whose server still runs is a server a dead launcher left
- * behind (the caller holds the launcher lock of this data folder): it is
- * stopped. A postmaster.pid whose process is gone, or is not a PostgreSQL of
- * this folder, is removed.
+ * A postmaster.pid whose process is gone, or is not a PostgreSQL of this
+ * folder, is removed. One whose server still runs is, for the launcher
+ * (which holds the folder's launcher lock: `leftover: "stop"`), a server a
+ * dead launcher left behind, and is stopped; any other caller is refused.
  */
 export async function clearLeftoverPostmaster(
   dataDir: string,
   log: (line: string) => void,
+  leftover: "stop" | "refuse",
 ): Promise<void> {
   const pidFile = join(dataDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
@@ -199,6 +200,11 @@ export async function clearLeftoverPostmaster(
   if (!ours) {
     rmSync(pidFile, { force: true });
     return;
+  }
+  if (leftover === "refuse") {
+    throw new StartupError(
+      `a PostgreSQL (pid ${pid}) is already running in ${dataDir}: stop the program that started it first`,
+    );
   }
   log(`stopping the PostgreSQL (pid ${pid}) left running in ${dataDir} by a launcher that is gone`);
   if (!(await stopProcess(processRef(pid), POSTGRES_STOP))) {
