@@ -22,7 +22,12 @@
  * and are never watched here.
  */
 import { createInterface } from "node:readline";
-import { POSTGRES_STOP, type ProcessRef, stopProcess } from "@peloton/storage/processes";
+import {
+  POSTGRES_STOP,
+  type ProcessRef,
+  stillRunning,
+  stopProcess,
+} from "@peloton/storage/processes";
 import { type ChildKind, type ReaperMessage, STOP_CONSOLE } from "./protocol.ts";
 
 const watched = new Map<number, { kind: ChildKind; ref: ProcessRef }>();
@@ -45,12 +50,14 @@ lines.on("close", () => {
 });
 
 async function reap(): Promise<void> {
-  if (watched.size === 0) return;
-  const names = [...watched.values()].map((c) => `${c.kind} (pid ${c.ref.pid})`).join(", ");
+  // After a clean stop they are gone already (or forgotten): nothing to say.
+  const left = [...watched.values()].filter((c) => stillRunning(c.ref));
+  if (left.length === 0) return;
+  const names = left.map((c) => `${c.kind} (pid ${c.ref.pid})`).join(", ");
   process.stderr.write(`[peloton] the launcher (pid ${launcherPid}) is gone: stopping ${names}\n`);
   // The console first, so nothing is served from a database about to stop.
-  const consoles = [...watched.values()].filter((c) => c.kind === "console");
+  const consoles = left.filter((c) => c.kind === "console");
   await Promise.all(consoles.map((c) => stopProcess(c.ref, STOP_CONSOLE, { group: true })));
-  const servers = [...watched.values()].filter((c) => c.kind === "postgres");
+  const servers = left.filter((c) => c.kind === "postgres");
   await Promise.all(servers.map((c) => stopProcess(c.ref, POSTGRES_STOP)));
 }
