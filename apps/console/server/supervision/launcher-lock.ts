@@ -12,7 +12,7 @@
  * refused with one line.
  */
 import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { StartupError } from "@peloton/api/boot";
+import { StartupError } from "@peloton/storage/bootstrap";
 import {
   POSTGRES_STOP,
   type ProcessRef,
@@ -109,8 +109,14 @@ export async function acquireLauncherLock(
       }
       const moved = read(aside);
       if (moved && stillRunning(moved.launcher)) {
-        // A live launcher took the lock between our read and the rename: give it back.
-        renameSync(aside, path);
+        // A live launcher took the lock between our read and the rename: give
+        // it back (link: never over a lock yet another launcher made meanwhile).
+        try {
+          linkSync(aside, path);
+        } catch {
+          // Someone holds it again: that one refuses the rest.
+        }
+        rmSync(aside, { force: true });
         refuse(path, moved);
       }
       rmSync(aside, { force: true });

@@ -4,7 +4,8 @@
  * mesos-sim's agents, as Mesos tasks outlive a scheduler) and the new
  * mesos-sim re-adopts them from its checkpoint. Afterwards exactly one OS
  * process per instance (the very same processes), no instance LOST, and the
- * stateful instance keeps its volume and comes back on its host.
+ * stateful instance keeps its volume and comes back on its host. Then the
+ * same after kill -9 of the launcher (its in-process mesos-sim dies with it).
  */
 import { createApiClient } from "@peloton/cli";
 import { afterAll, expect, it } from "vitest";
@@ -24,6 +25,7 @@ import {
 
 const dirs = scratchDirs("fault-restart");
 let current: Launcher | undefined;
+let port: number;
 
 const SERVICE = `name: fault_restart_web
 type: SERVICE
@@ -91,9 +93,9 @@ const allRunning = (tasks: { state: string }[], n: number) =>
   tasks.length === n && tasks.every((t) => t.state === "RUNNING");
 
 it("Ctrl-C and start again: one process per instance, none LOST, the stateful instance keeps its volume and host", async () => {
-  const port = await freePort();
+  port = await freePort();
   current = startLauncher(dirs, port);
-  await waitHealthy(current, 60_000);
+  await waitHealthy(current, 120_000);
   const client = createApiClient(current.url);
 
   const web = await client.jobs.create.mutate({ pool: "/DefaultResPool", yaml: SERVICE });
@@ -101,13 +103,13 @@ it("Ctrl-C and start again: one process per instance, none LOST, the stateful in
   jobIds.push(web.id, ledger.id);
   await eventually(
     "20 service instances RUNNING",
-    60_000,
+    120_000,
     () => tasksOf(client, web.id),
     (t) => allRunning(t, 20),
   );
   const [ledgerBefore] = await eventually(
     "the stateful instance RUNNING",
-    60_000,
+    120_000,
     () => tasksOf(client, ledger.id),
     (t) => allRunning(t, 1),
   );
@@ -123,13 +125,13 @@ it("Ctrl-C and start again: one process per instance, none LOST, the stateful in
   for (const [, pids] of processesBefore) expect(pids.every(alive)).toBe(true);
 
   current = startLauncher(dirs, port);
-  await waitHealthy(current, 60_000);
+  await waitHealthy(current, 120_000);
   const again = createApiClient(current.url);
   // Give reconciliation a few rounds: a wrongly LOST instance would show here.
   await new Promise((r) => setTimeout(r, 8_000));
   const webAfter = await eventually(
     "20 service instances RUNNING after the restart",
-    60_000,
+    120_000,
     () => tasksOf(again, web.id),
     (t) => allRunning(t, 20),
   );
@@ -141,7 +143,7 @@ it("Ctrl-C and start again: one process per instance, none LOST, the stateful in
 
   const [ledgerAfter] = await eventually(
     "the stateful instance RUNNING after the restart",
-    60_000,
+    120_000,
     () => tasksOf(again, ledger.id),
     (t) => allRunning(t, 1),
   );
@@ -151,4 +153,31 @@ it("Ctrl-C and start again: one process per instance, none LOST, the stateful in
   expect(volumeAfter?.id).toBe(volumeBefore?.id);
   expect(volumeAfter?.state).toBe("CREATED");
   expect(volumeAfter?.hostname).toBe(ledgerBefore?.hostname);
-}, 240_000);
+}, 420_000);
+
+it("kill -9 of the launcher, start again: still one process per instance, the same ones", async () => {
+  const [webId] = jobIds;
+  if (!current || webId === undefined)
+    throw new Error("needs the running service of the test before");
+  const before = taskProcesses(webId);
+  expect(before.size).toBe(20);
+
+  process.kill(readLock(dirs)?.launcher.pid ?? 0, "SIGKILL");
+  await current.exited;
+  for (const [, pids] of before) expect(pids.every(alive)).toBe(true);
+
+  current = startLauncher(dirs, port);
+  await waitHealthy(current, 60_000);
+  const client = createApiClient(current.url);
+  await new Promise((r) => setTimeout(r, 8_000));
+  const tasks = await eventually(
+    "20 service instances RUNNING after kill -9 and restart",
+    120_000,
+    () => tasksOf(client, webId),
+    (t) => allRunning(t, 20),
+  );
+  expect(tasks.filter((t) => t.state === "LOST")).toEqual([]);
+  const after = taskProcesses(webId);
+  expect(after.size).toBe(20);
+  for (const [instance, pids] of after) expect(pids).toEqual(before.get(instance));
+}, 300_000);
