@@ -61,7 +61,9 @@ export function isStartupError(err: unknown): boolean {
   return err instanceof Error && err.name === "StartupError";
 }
 
-export function describeFailure(err: unknown): string {
+/** `phase`: whether the console was already serving when it happened. */
+export function describeFailure(err: unknown, phase: "start-up" | "running" = "start-up"): string {
   if (isStartupError(err)) return mainLine((err as Error).message);
-  return `start-up failed: ${describe(err)}; start again, and if it repeats run with PELOTON_DEBUG=1 to see where`;
+  const what = phase === "start-up" ? "start-up failed" : "stopped after an unexpected error";
+  return `${what}: ${describe(err)}; start again, and if it repeats run with PELOTON_DEBUG=1 to see where`;
 }

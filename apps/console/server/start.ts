@@ -89,7 +89,7 @@ async function shutdown(code: number): Promise<never> {
 }
 
 async function fail(err: unknown): Promise<never> {
-  console.error(`peloton: ${describeFailure(err)}`);
+  console.error(`peloton: ${describeFailure(err, server ? "running" : "start-up")}`);
   if (process.env.PELOTON_DEBUG && err instanceof Error && !isStartupError(err))
     console.error(err.stack);
   return shutdown(1);

@@ -53,6 +53,12 @@ describe("describeFailure", () => {
     );
   });
 
+  it("after start-up the line says the launcher stopped, not that start-up failed", () => {
+    expect(describeFailure(new Error("socket hang up"), "running")).toMatch(
+      /^stopped after an unexpected error: socket hang up;/,
+    );
+  });
+
   it("a thrown non-error", () => {
     expect(describeFailure("boom")).toMatch(/^start-up failed: boom;/);
     expect(describeFailure(undefined)).toMatch(/^start-up failed: undefined;/);

@@ -93,11 +93,20 @@ afterAll(async () => {
 }, 60_000);
 
 describe("the launcher owns its children", () => {
-  it("kill -9 of the launcher: PostgreSQL and next-server stop with it; the next start comes up", async () => {
+  it("kill -9 of the launcher (after one of its reaper): PostgreSQL and next-server stop with it; the next start comes up", async () => {
     port = await freePort();
     const first = await startAndWait();
     expectOneOfEach();
     const before = serversOf(dirs);
+    // A reaper killed on its own is replaced, and the replacement does the job below.
+    const reaper = readLock(dirs)?.reaper?.pid ?? 0;
+    process.kill(reaper, "SIGKILL");
+    await eventually(
+      "a new reaper recorded",
+      15_000,
+      () => readLock(dirs)?.reaper?.pid,
+      (pid) => pid !== undefined && pid !== reaper && alive(pid),
+    );
 
     process.kill(launcherPid(), "SIGKILL");
     await first.exited;
@@ -120,9 +129,12 @@ describe("the launcher owns its children", () => {
     const lock = readLock(dirs);
     expect(lock?.reaper).toBeDefined();
     const left = serversOf(dirs);
-    // The reaper first, so it cannot clean up: a leftover PostgreSQL and next-server stay.
+    // Frozen first, so the launcher cannot start a new reaper; then the reaper,
+    // so nothing cleans up: a leftover PostgreSQL and next-server stay.
+    const launcher = launcherPid();
+    process.kill(launcher, "SIGSTOP");
     process.kill(lock?.reaper?.pid ?? 0, "SIGKILL");
-    process.kill(launcherPid(), "SIGKILL");
+    process.kill(launcher, "SIGKILL");
     await current?.exited;
     await new Promise((r) => setTimeout(r, 1_000));
     expect(left.postgres.filter(alive), "leftover postmaster").toHaveLength(1);
