@@ -69,16 +69,23 @@ let lock: LauncherLock | undefined;
 let children: Children | undefined;
 let embedded: EmbeddedServer | undefined;
 let system: BootedSystem | undefined;
+let builder: ChildProcess | undefined;
 let server: ChildProcess | undefined;
 let stopping = false;
+
+/** Stops a next process (its whole group) unless it has exited. */
+async function stopNext(child: ChildProcess | undefined): Promise<void> {
+  if (child?.pid && child.exitCode === null && child.signalCode === null) {
+    await stopProcess(processRef(child.pid), STOP_CONSOLE, { group: true });
+  }
+}
 
 /** Stops what this launcher started, in order, then exits. */
 async function shutdown(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    if (server?.pid && server.exitCode === null && server.signalCode === null) {
-      await stopProcess(processRef(server.pid), STOP_CONSOLE, { group: true });
-    }
+    await stopNext(builder);
+    await stopNext(server);
     await system?.stop().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     children?.close();
@@ -114,6 +121,7 @@ function runNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
 async function build(env: NodeJS.ProcessEnv): Promise<void> {
   log("building the console (first start or sources changed)…");
   const child = runNext(["build"], env);
+  builder = child;
   const code = await new Promise<number | null>((res) => child.on("exit", res));
   if (code !== 0 && !stopping) {
     throw new StartupError(`next build failed (exit ${code}): see the output above`);
