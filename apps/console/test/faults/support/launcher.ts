@@ -172,6 +172,26 @@ function processes(): { pid: number; cmd: string; env: string[] }[] {
   return found;
 }
 
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * PostgreSQL servers on a folder under `root`. A backend just forked still
+ * shows its postmaster's command line until it names itself, so a match whose
+ * parent also matches is that postmaster's child, not a second server.
+ */
+function postmasters(all: { pid: number; cmd: string }[], root: string): number[] {
+  const matches = all.filter((p) => /\/bin\/postgres -D /.test(p.cmd) && p.cmd.includes(root));
+  const pids = new Set(matches.map((p) => p.pid));
+  return matches.filter((p) => !pids.has(parentOf(p.pid) ?? -1)).map((p) => p.pid);
+}
+
 /**
  * The servers a launcher on `dirs` runs (or left behind): PostgreSQL's
  * postmasters on its data folder, and next-servers whose environment names
@@ -181,9 +201,7 @@ export function serversOf(dirs: Dirs): { postgres: number[]; console: number[] }
   const mark = `PELOTON_DATA_DIR=${dirs.dataDir}`;
   const all = processes();
   return {
-    postgres: all
-      .filter((p) => /\/bin\/postgres -D /.test(p.cmd) && p.cmd.includes(dirs.root))
-      .map((p) => p.pid),
+    postgres: postmasters(all, dirs.root),
     console: all
       .filter(
         (p) =>
