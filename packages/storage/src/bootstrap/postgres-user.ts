@@ -117,8 +117,13 @@ export function reachableBinaries(
       rmSync(tmp, { recursive: true, force: true });
       cpSync(bins.root, tmp, { recursive: true, verbatimSymlinks: true });
       openToAll(tmp);
-      if (existsSync(dest)) rmSync(tmp, { recursive: true, force: true });
-      else renameSync(tmp, dest);
+      try {
+        renameSync(tmp, dest);
+      } catch (err) {
+        // Another launcher's copy landed first: use that one.
+        rmSync(tmp, { recursive: true, force: true });
+        if (!existsSync(copy.postgres)) throw err;
+      }
     } catch (err) {
       throw new StartupError(
         `the postgres user cannot reach ${bins.root} and copying the PostgreSQL binaries to ${dest} failed (${(err as Error).message}): clone into a folder other users can enter, or set DATABASE_URL`,
