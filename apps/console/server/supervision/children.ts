@@ -44,12 +44,20 @@ export function superviseChildren(opts: {
     reaper.unref();
     reaper.stdin?.on("error", () => undefined);
     for (const child of watched.values()) send({ watch: child });
+    const startedAt = Date.now();
     reaper.once("exit", (code, signal) => {
       if (closed) return;
-      // Without it a kill -9 of the launcher would leave orphans: start another.
+      // Without it a kill -9 of the launcher would leave orphans: start another
+      // (after a second if it died at once, so a broken one does not spin).
       opts.log(`the reaper exited (${signal ?? `code ${code}`}); starting a new one`);
-      start();
-      record();
+      setTimeout(
+        () => {
+          if (closed) return;
+          start();
+          record();
+        },
+        Date.now() - startedAt < 1_000 ? 1_000 : 0,
+      );
     });
   };
   start();
