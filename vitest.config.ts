@@ -1,9 +1,11 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: fast pure unit tests, and integration tests that talk to a real
-// PostgreSQL (DATABASE_URL's server when set, else the embedded one). The
-// integration project's global setup creates a scratch database per run and
-// drops it at the end.
+// Three projects: fast pure unit tests; integration tests that talk to a real
+// PostgreSQL (DATABASE_URL's server when set, else the embedded one), whose
+// global setup creates a scratch database per run and drops it at the end;
+// and process-level fault tests (`*.fault.test.ts`) that start the real
+// launcher, kill its processes and start it again (they need the console's
+// production build: `npm test` runs them after the browser tests).
 export default defineConfig({
   test: {
     projects: [
@@ -15,7 +17,7 @@ export default defineConfig({
             "apps/*/test/**/*.test.ts",
             "scripts/test/**/*.test.ts",
           ],
-          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.int.test.ts", "**/*.fault.test.ts", "**/node_modules/**"],
         },
       },
       {
@@ -26,6 +28,18 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "faults",
+          include: ["apps/*/test/**/*.fault.test.ts"],
+          globalSetup: ["apps/console/test/faults/support/global-setup.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          // Each file runs its own launchers (PostgreSQL, mesos-sim, next-server)
+          // and waits on them: two at a time keep 2 cores busy, not swamped.
+          maxWorkers: 2,
         },
       },
     ],

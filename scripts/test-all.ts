@@ -1,7 +1,9 @@
 /**
- * `npm test`: lint, type-check, unit, integration and browser tests, in that
- * order. Every step runs even after a failure so one run shows everything;
- * the exit code is non-zero if any step failed. Ends with the runners' totals
+ * `npm test`: lint, type-check, unit, integration and browser tests, then the
+ * process-level fault tests (after the browser tests, whose run leaves the
+ * console's production build the faults' launchers serve), in that order.
+ * Every step runs even after a failure so one run shows everything; the exit
+ * code is non-zero if any step failed. Ends with the runners' totals
  * as one plain line: "N passed, N failed".
  */
 import { spawnSync } from "node:child_process";
@@ -85,6 +87,7 @@ const steps: (Step & { out?: string })[] = [
     counts: playwrightCounts(join(results, "e2e-results.json")),
     out: join(results, "e2e-results.json"),
   },
+  vitest("faults"),
 ];
 
 const only = process.argv.slice(2);

@@ -27,7 +27,9 @@ export type Layer = Exclude<PackageName, "console"> | "console-ui" | "console-se
  * What each layer's production code may import, besides itself. `engine` is
  * the vocabulary every package may share; `api` reaches `storage` for reads
  * and `scheduler` for writes; the console UI and the CLI see the system only
- * through the API; nothing imports the console.
+ * through the API; the console's server folder, the composition root, starts
+ * PostgreSQL (storage's start-up and process helpers) and the scheduler;
+ * nothing imports the console.
  */
 export const MAY_IMPORT: Record<Layer, readonly PackageName[]> = {
   engine: [],
@@ -37,7 +39,7 @@ export const MAY_IMPORT: Record<Layer, readonly PackageName[]> = {
   api: ["engine", "storage", "scheduler"],
   cli: ["engine", "api"],
   "console-ui": ["engine", "api"],
-  "console-server": ["engine", "api", "scheduler"],
+  "console-server": ["engine", "api", "scheduler", "storage"],
 };
 
 export type Rule =

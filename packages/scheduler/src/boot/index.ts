@@ -26,7 +26,12 @@ import { type SchedulerRuntime, startScheduler } from "../runtime/scheduler.ts";
 import type { PreemptionSettings } from "./preemption-settings.ts";
 
 export { agentsFromArgument } from "@peloton/mesos";
-export { StartupError } from "@peloton/storage/bootstrap";
+export {
+  type EmbeddedServer,
+  formatDatabaseUrl,
+  StartupError,
+  startEmbeddedPostgres,
+} from "@peloton/storage/bootstrap";
 export { type PreemptionSettings, preemptionFromEnv } from "./preemption-settings.ts";
 
 export interface SimBootOptions {

@@ -22,7 +22,11 @@ export {
   type PgConnection,
   parseDatabaseUrl,
 } from "./database-url.ts";
-export { type EmbeddedServer, startEmbeddedPostgres } from "./embedded-postgres.ts";
+export {
+  type EmbeddedOptions,
+  type EmbeddedServer,
+  startEmbeddedPostgres,
+} from "./embedded-postgres.ts";
 export { dropDatabase, ensureDatabase } from "./ensure-database.ts";
 export { describeConnectionError, StartupError } from "./errors.ts";
 
