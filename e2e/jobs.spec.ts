@@ -12,7 +12,6 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { createApiClient } from "../packages/cli/src/api-client.ts";
 import { readFixture } from "./support/fixture.ts";
-import { failOnHydrationErrors } from "./support/hydration.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -86,8 +85,6 @@ function peloton(baseURL: string | undefined, ...args: string[]) {
 }
 
 test.describe("jobs", () => {
-  failOnHydrationErrors(test);
-
   test("an operator submits a 20-instance batch job from YAML, watches it run and finish live, and reads an instance's stdout", async ({
     page,
     baseURL,

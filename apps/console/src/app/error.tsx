@@ -1,14 +1,23 @@
 "use client";
 import { AlertTriangle } from "lucide-react";
+import { RetryCountdown } from "@/components/ui/retry-countdown";
+import { useAutoRetry } from "@/lib/use-auto-retry";
 
-/** A page failed to render: say what happened and offer the next step. */
+/**
+ * A page failed to render: say what happened and offer the next step. The
+ * page is rendered again by itself (with backoff, and at once when the live
+ * stream is back): the usual cause is a server or database restart.
+ * `retry` (Next's) fetches the page from the server again; `reset` alone
+ * would only re-render what the browser already has.
+ */
 export default function ErrorPage({
   error,
-  reset,
+  retry,
 }: {
   error: Error & { digest?: string };
-  reset: () => void;
+  retry: () => void;
 }) {
+  const dueAt = useAutoRetry("page", retry);
   return (
     <div
       role="alert"
@@ -23,13 +32,16 @@ export default function ErrorPage({
       <p className="mt-2 font-mono text-xs text-muted">
         {error.digest ? `error ${error.digest}` : error.message}
       </p>
-      <button
-        type="button"
-        onClick={reset}
-        className="mt-4 rounded-md bg-accent px-3 py-1.5 font-medium text-accent-fg hover:opacity-90"
-      >
-        Try again
-      </button>
+      <div className="mt-4 flex items-baseline gap-4">
+        <button
+          type="button"
+          onClick={retry}
+          className="rounded-md bg-accent px-3 py-1.5 font-medium text-accent-fg hover:opacity-90"
+        >
+          Try again
+        </button>
+        <RetryCountdown dueAt={dueAt} />
+      </div>
     </div>
   );
 }
