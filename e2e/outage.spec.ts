@@ -214,4 +214,39 @@ test.describe("outage", () => {
     }
     // The page fixture fails the test on any hydration error it heard.
   });
+
+  test("a page whose server could not reach the database renders by itself once both are back, without a reload", async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    await server.kill();
+    // The same console, its database out of reach (nothing listens on port 1).
+    const cut = new ConsoleServer(extraConsolePort(), "postgres://postgres@127.0.0.1:1/peloton");
+    await cut.start({ healthy: false });
+    // Its own tab: a failed server render is reported as React #441, which is the point here.
+    const tab = await browser.newPage();
+    const errors = watchReactErrors(tab);
+    await tab.goto(`${cut.url}/hosts`);
+    const card = tab.getByRole("alert").filter({ hasText: "This page could not load" });
+    await expect(card).toBeVisible();
+    await markDocument(tab);
+    // The server answers, so the page keeps trying by itself.
+    await expect(card.getByTestId("auto-retry")).toContainText(/Trying again/);
+    await tab.screenshot({ path: `${SHOTS}/page-error-retrying-light.png` });
+
+    await cut.kill();
+    // No server at all: a retry now would leave the page for the browser's error page.
+    await expect(card.getByTestId("auto-retry")).toHaveText("Waiting for the server to answer…", {
+      timeout: 5_000,
+    });
+    await expect(card.getByRole("button", { name: "Try again" })).toBeDisabled();
+
+    await server.start();
+    await expect(tab.getByRole("heading", { name: "Hosts" })).toBeVisible({ timeout: 30_000 });
+    await expect(card).toBeHidden();
+    await expect(tab.getByTestId("live-indicator")).toHaveAttribute("data-live", "true");
+    expect(await stillSameDocument(tab)).toBe(true);
+    expect(errors.filter((e) => !/#441\b/.test(e))).toEqual([]);
+    await tab.close();
+  });
 });

@@ -30,8 +30,12 @@ export class ConsoleServer {
     this.url = `http://127.0.0.1:${port}`;
   }
 
-  /** Starts `next start` and returns once it answers the health procedure. */
-  async start(timeoutMs = 60_000): Promise<void> {
+  /**
+   * Starts `next start` and returns once it answers the health procedure
+   * (with `healthy: false`, once it answers at all: a server whose database
+   * is unreachable fails its health check).
+   */
+  async start({ healthy = true, timeoutMs = 60_000 } = {}): Promise<void> {
     if (this.child) throw new Error(`the console on port ${this.port} is already running`);
     mkdirSync(dirname(this.logFile), { recursive: true });
     const log = createWriteStream(this.logFile, { flags: "a" });
@@ -61,7 +65,7 @@ export class ConsoleServer {
     exited.catch(() => undefined);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const up = await Promise.race([this.answers(), exited]);
+      const up = await Promise.race([this.answers(healthy), exited]);
       if (up) return;
       if (Date.now() > deadline)
         throw new Error(`the console on port ${this.port} did not answer in ${timeoutMs} ms`);
@@ -80,12 +84,12 @@ export class ConsoleServer {
     await gone;
   }
 
-  private async answers(): Promise<boolean> {
+  private async answers(healthy: boolean): Promise<boolean> {
     try {
       const res = await fetch(`${this.url}/api/trpc/system.health`, {
         signal: AbortSignal.timeout(2_000),
       });
-      return res.ok;
+      return res.ok || !healthy;
     } catch {
       return false;
     }

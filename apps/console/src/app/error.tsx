@@ -1,14 +1,18 @@
 "use client";
 import { AlertTriangle } from "lucide-react";
 import { RetryCountdown } from "@/components/ui/retry-countdown";
+import { useLive } from "@/lib/live";
 import { useAutoRetry } from "@/lib/use-auto-retry";
 
 /**
  * A page failed to render: say what happened and offer the next step. The
- * page is rendered again by itself (with backoff, and at once when the live
- * stream is back): the usual cause is a server or database restart.
+ * usual cause is a server or database restart, so the page is rendered again
+ * by itself (with backoff, and at once when the live stream is back).
  * `retry` (Next's) fetches the page from the server again; `reset` alone
- * would only re-render what the browser already has.
+ * would only re-render what the browser already has. Not while the server
+ * does not answer at all: Next's router answers a failed fetch by loading the
+ * URL as a new document, which would trade this card for the browser's own
+ * error page.
  */
 export default function ErrorPage({
   error,
@@ -17,7 +21,9 @@ export default function ErrorPage({
   error: Error & { digest?: string };
   retry: () => void;
 }) {
-  const dueAt = useAutoRetry("page", retry);
+  const live = useLive();
+  const serverGone = live.status === "offline" && live.reason === "server";
+  const dueAt = useAutoRetry("page", retry, !serverGone);
   return (
     <div
       role="alert"
@@ -36,11 +42,23 @@ export default function ErrorPage({
         <button
           type="button"
           onClick={retry}
-          className="rounded-md bg-accent px-3 py-1.5 font-medium text-accent-fg hover:opacity-90"
+          disabled={serverGone}
+          title={
+            serverGone
+              ? "The server does not answer: this page loads again when it is back"
+              : undefined
+          }
+          className="rounded-md bg-accent px-3 py-1.5 font-medium text-accent-fg hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50"
         >
           Try again
         </button>
-        <RetryCountdown dueAt={dueAt} />
+        {serverGone ? (
+          <span className="text-xs text-muted" data-testid="auto-retry">
+            Waiting for the server to answer…
+          </span>
+        ) : (
+          <RetryCountdown dueAt={dueAt} />
+        )}
       </div>
     </div>
   );
