@@ -98,9 +98,11 @@ test.describe("jobs", () => {
 
     await main(page).getByLabel("Resource pool").selectOption("/infra/batch");
     await expect(main(page).getByTestId("pool-room")).toContainText("cpu:");
+    // Long enough to be seen RUNNING: on a busy machine TASK_RUNNING is applied well after
+    // the process starts, and with `sleep 3` the page had about a second to show it.
     await typeYaml(
       page,
-      batchYaml("e2e-hello", 20, 'echo "hello from instance $PELOTON_INSTANCE_ID" && sleep 3'),
+      batchYaml("e2e-hello", 20, 'echo "hello from instance $PELOTON_INSTANCE_ID" && sleep 8'),
     );
     await expect(main(page).getByTestId("job-problems")).toHaveAttribute("data-count", "0");
     await shot(page, "job-new-light");
