@@ -180,6 +180,9 @@ test.describe("outage", () => {
     );
     expect(await stillSameDocument(page)).toBe(true);
     await indicator.screenshot({ path: `${SHOTS}/live-back-light.png` });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await indicator.screenshot({ path: `${SHOTS}/live-back-dark.png` });
+    await page.emulateMedia({ colorScheme: "light" });
 
     // The error card went away by itself; the filtered list shows the lost host.
     await expect(card).toBeHidden({ timeout: 20_000 });
@@ -240,6 +243,9 @@ test.describe("outage", () => {
       timeout: 5_000,
     });
     await expect(card.getByRole("button", { name: "Try again" })).toBeDisabled();
+    await tab.emulateMedia({ colorScheme: "dark" });
+    await tab.screenshot({ path: `${SHOTS}/page-error-waiting-dark.png` });
+    await tab.emulateMedia({ colorScheme: "light" });
 
     await server.start();
     await expect(tab.getByRole("heading", { name: "Hosts" })).toBeVisible({ timeout: 30_000 });
