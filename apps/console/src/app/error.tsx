@@ -1,5 +1,6 @@
 "use client";
 import { AlertTriangle } from "lucide-react";
+import { useCallback } from "react";
 import { RetryCountdown } from "@/components/ui/retry-countdown";
 import { useLive } from "@/lib/live";
 import { useAutoRetry } from "@/lib/use-auto-retry";
@@ -9,10 +10,11 @@ import { useAutoRetry } from "@/lib/use-auto-retry";
  * usual cause is a server or database restart, so the page is rendered again
  * by itself (with backoff, and at once when the live stream is back).
  * `retry` (Next's) fetches the page from the server again; `reset` alone
- * would only re-render what the browser already has. Not while the server
- * does not answer at all: Next's router answers a failed fetch by loading the
- * URL as a new document, which would trade this card for the browser's own
- * error page.
+ * would only re-render what the browser already has. Never while the server
+ * does not answer at all: a refresh whose fetch fails replaces the whole app
+ * with Next's "This page couldn't load", which does not come back by itself.
+ * So each attempt first asks the server something cheap, and the live
+ * stream's word that the server is gone pauses the attempts altogether.
  */
 export default function ErrorPage({
   error,
@@ -23,7 +25,10 @@ export default function ErrorPage({
 }) {
   const live = useLive();
   const serverGone = live.status === "offline" && live.reason === "server";
-  const dueAt = useAutoRetry("page", retry, !serverGone);
+  const retryIfServerAnswers = useCallback(async () => {
+    if (await serverAnswers()) retry();
+  }, [retry]);
+  const dueAt = useAutoRetry("page", retryIfServerAnswers, !serverGone);
   return (
     <div
       role="alert"
@@ -41,7 +46,7 @@ export default function ErrorPage({
       <div className="mt-4 flex items-baseline gap-4">
         <button
           type="button"
-          onClick={retry}
+          onClick={() => void retryIfServerAnswers()}
           disabled={serverGone}
           title={
             serverGone
@@ -62,4 +67,17 @@ export default function ErrorPage({
       </div>
     </div>
   );
+}
+
+/** Whether the server answers HTTP at all (any status: a failing database still renders this card). */
+async function serverAnswers(): Promise<boolean> {
+  try {
+    await fetch("/api/trpc/system.health", {
+      cache: "no-store",
+      signal: AbortSignal.timeout(3_000),
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
