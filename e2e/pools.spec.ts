@@ -7,7 +7,6 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { failOnHydrationErrors } from "./support/hydration.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -26,9 +25,6 @@ const fieldError = (page: Page, field: string) =>
   main(page).locator(`div:has(> input[data-field="${field}"])`).getByTestId("field-error");
 
 test.describe("resource pools", () => {
-  // The server's first paint and the browser's must agree (a mismatch re-renders the page).
-  failOnHydrationErrors(test);
-
   test("a team lead raises a pool's cpu reservation: preview, save, new bars, history diff", async ({
     page,
   }) => {

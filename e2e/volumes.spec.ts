@@ -6,7 +6,6 @@
  * page shows the same volume.
  */
 import { createApiClient } from "@peloton/cli";
-import { failOnHydrationErrors } from "./support/hydration.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const shot = (page: Page, name: string) =>
@@ -46,8 +45,6 @@ defaultConfig:
 }
 
 test.describe("volumes", () => {
-  failOnHydrationErrors(test);
-
   test("a stateful job's volumes appear live, filter by host in the URL, and open their task", async ({
     page,
     baseURL,

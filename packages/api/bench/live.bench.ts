@@ -82,6 +82,7 @@ const benchmarks: Benchmark[] = [
             onData: (message: LiveMessage) => {
               const at = performance.now();
               if (message.kind === "resync") return connected();
+              if (message.kind === "heartbeat") return;
               for (const key of message.keys ?? []) waiting.get(key)?.(at);
             },
             onError: (err) => log("live stream failed", err),

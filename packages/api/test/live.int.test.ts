@@ -1,9 +1,25 @@
-import { afterAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { createCaller, type LiveMessage } from "../src/index.ts";
 import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 afterAll(() => ctx.close());
+
+/** Cuts this database's LISTEN connection from the server side, as a PostgreSQL restart would. */
+async function terminateListener(): Promise<number> {
+  const admin = new pg.Client({ connectionString: inject("databaseUrl") });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pg_terminate_backend(pid) AS ok, pid FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ILIKE 'LISTEN %'`,
+    );
+    return rows.length;
+  } finally {
+    await admin.end();
+  }
+}
 
 /** Reads messages from a live stream until `until` holds or the time is up. */
 async function collect(
@@ -72,5 +88,34 @@ describe("live.changes", () => {
     expect(seen.filter((m) => m.kind === "change")).toEqual([
       { kind: "change", topic: "jobs", keys: ["j1", "j2"] },
     ]);
+  });
+
+  it("says it is alive every 2 s and whether the feed hears the database; a cut feed is reported at once, then resynced", async () => {
+    await listening();
+    const abort = new AbortController();
+    const stream = await createCaller(ctx, { signal: abort.signal }).live.changes({
+      topics: ["jobs"],
+    });
+    const it = stream[Symbol.asyncIterator]();
+    const next = async () => (await it.next()).value as LiveMessage;
+    expect(await next()).toEqual({ kind: "resync" });
+    expect(await next()).toEqual({ kind: "heartbeat", everyMs: 2_000, feed: "listening" });
+    const quietFrom = Date.now();
+    expect(await next()).toEqual({ kind: "heartbeat", everyMs: 2_000, feed: "listening" });
+    expect(Date.now() - quietFrom).toBeGreaterThan(1_500);
+    expect(Date.now() - quietFrom).toBeLessThan(2_500);
+
+    expect(await terminateListener()).toBe(1);
+    const cutAt = Date.now();
+    let m = await next();
+    while (m.kind === "heartbeat" && m.feed === "listening") m = await next();
+    expect(m).toEqual({ kind: "heartbeat", everyMs: 2_000, feed: "down" });
+    expect(Date.now() - cutAt).toBeLessThan(1_000);
+    // The listener reconnects by itself; what was announced meanwhile is lost, so: resync.
+    do m = await next();
+    while (m.kind === "heartbeat");
+    expect(m).toEqual({ kind: "resync" });
+    abort.abort();
+    await it.return?.();
   });
 });

@@ -1,14 +1,34 @@
 "use client";
 import { AlertTriangle } from "lucide-react";
+import { useCallback } from "react";
+import { RetryCountdown } from "@/components/ui/retry-countdown";
+import { useLive } from "@/lib/live";
+import { useAutoRetry } from "@/lib/use-auto-retry";
 
-/** A page failed to render: say what happened and offer the next step. */
+/**
+ * A page failed to render: say what happened and offer the next step. The
+ * usual cause is a server or database restart, so the page is rendered again
+ * by itself (with backoff, and at once when the live stream is back).
+ * `retry` (Next's) fetches the page from the server again; `reset` alone
+ * would only re-render what the browser already has. Never while the server
+ * does not answer at all: a refresh whose fetch fails replaces the whole app
+ * with Next's "This page couldn't load", which does not come back by itself.
+ * So each attempt first asks the server something cheap, and the live
+ * stream's word that the server is gone pauses the attempts altogether.
+ */
 export default function ErrorPage({
   error,
-  reset,
+  retry,
 }: {
   error: Error & { digest?: string };
-  reset: () => void;
+  retry: () => void;
 }) {
+  const live = useLive();
+  const serverGone = live.status === "offline" && live.reason === "server";
+  const retryIfServerAnswers = useCallback(async () => {
+    if (await serverAnswers()) retry();
+  }, [retry]);
+  const dueAt = useAutoRetry("page", retryIfServerAnswers, !serverGone);
   return (
     <div
       role="alert"
@@ -23,13 +43,41 @@ export default function ErrorPage({
       <p className="mt-2 font-mono text-xs text-muted">
         {error.digest ? `error ${error.digest}` : error.message}
       </p>
-      <button
-        type="button"
-        onClick={reset}
-        className="mt-4 rounded-md bg-accent px-3 py-1.5 font-medium text-accent-fg hover:opacity-90"
-      >
-        Try again
-      </button>
+      <div className="mt-4 flex items-baseline gap-4">
+        <button
+          type="button"
+          onClick={() => void retryIfServerAnswers()}
+          disabled={serverGone}
+          title={
+            serverGone
+              ? "The server does not answer: this page loads again when it is back"
+              : undefined
+          }
+          className="rounded-md bg-accent px-3 py-1.5 font-medium text-accent-fg hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50"
+        >
+          Try again
+        </button>
+        {serverGone ? (
+          <span className="text-xs text-muted" data-testid="auto-retry">
+            Waiting for the server to answer…
+          </span>
+        ) : (
+          <RetryCountdown dueAt={dueAt} />
+        )}
+      </div>
     </div>
   );
+}
+
+/** Whether the server answers HTTP at all (any status: a failing database still renders this card). */
+async function serverAnswers(): Promise<boolean> {
+  try {
+    await fetch("/api/trpc/system.health", {
+      cache: "no-store",
+      signal: AbortSignal.timeout(3_000),
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -6,11 +6,12 @@
  * the visible page refetches just what it shows (one page of a table, one
  * job); TanStack Query skips queries nobody is looking at. Invalidation is
  * throttled per router so a burst of task transitions costs a few refetches,
- * not thousands.
+ * not thousands. The connection (live-connection.ts) says when the stream
+ * is lost and comes back by itself; every (re)connection starts with a
+ * resync, so a page left open through an outage shows the present again.
  */
 import type { LiveMessage } from "@peloton/api";
 import { type Query, useQueryClient } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
 import {
   createContext,
   type ReactNode,
@@ -21,7 +22,8 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTRPC } from "./trpc";
+import { INITIAL_LIVE_STATE, LiveConnection, type LiveState } from "./live-connection";
+import { useTRPCClient } from "./trpc";
 
 type Change = Extract<LiveMessage, { kind: "change" }>;
 export type ChangeTopic = Change["topic"];
@@ -42,19 +44,15 @@ const TOPICS = Object.keys(ROUTERS_OF_TOPIC) as ChangeTopic[];
 /** At most one refetch per router in this window (the first at once, the last at its end). */
 const THROTTLE_MS = 400;
 
-export type LiveStatus = "connecting" | "live" | "offline";
+export type { LiveState, LiveStatus, OfflineReason } from "./live-connection";
 
-interface LiveContextValue {
-  status: LiveStatus;
-  /** When the stream last delivered anything (ms since epoch), 0 before that. */
-  lastMessageAt: number;
+interface LiveContextValue extends LiveState {
   /** Calls `fn` with every change until the returned function is called. */
   onChange: (fn: (change: Change) => void) => () => void;
 }
 
 const LiveContext = createContext<LiveContextValue>({
-  status: "connecting",
-  lastMessageAt: 0,
+  ...INITIAL_LIVE_STATE,
   onChange: () => () => {},
 });
 
@@ -100,48 +98,62 @@ function useThrottledInvalidation() {
 }
 
 export function LiveProvider({ children }: { children: ReactNode }) {
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const queryClient = useQueryClient();
   const invalidateRouter = useThrottledInvalidation();
   const listeners = useRef(new Set<(change: Change) => void>());
-  const [lastMessageAt, setLastMessageAt] = useState(0);
+  const [state, setState] = useState<LiveState>(INITIAL_LIVE_STATE);
 
-  const subscription = useSubscription(
-    trpc.live.changes.subscriptionOptions(
-      { topics: TOPICS },
-      {
-        onData: (message) => {
-          setLastMessageAt(Date.now());
-          if (message.kind === "resync") {
-            // Something may have been missed while the stream was down.
-            void queryClient.invalidateQueries();
-            return;
-          }
-          for (const router of ROUTERS_OF_TOPIC[message.topic]) invalidateRouter(router);
-          for (const fn of listeners.current) fn(message);
-        },
+  const onMessage = useRef<(message: LiveMessage) => void>(() => {});
+  onMessage.current = (message) => {
+    if (message.kind === "resync") {
+      // Something may have been missed while the stream was down (or before
+      // it started): every query on screen refetches, the others go stale.
+      void queryClient.invalidateQueries();
+    } else if (message.kind === "change") {
+      for (const router of ROUTERS_OF_TOPIC[message.topic]) invalidateRouter(router);
+      for (const fn of listeners.current) fn(message);
+    }
+  };
+
+  useEffect(() => {
+    const connection = new LiveConnection({
+      open: ({ onData, onLost }) => {
+        const subscription = client.live.changes.subscribe(
+          { topics: TOPICS },
+          {
+            onData,
+            onError: onLost,
+            onComplete: () => onLost(),
+            // The EventSource failed and would retry on its own schedule: ours decides.
+            onConnectionStateChange: (s) => {
+              if (s.state === "connecting" && s.error) onLost(s.error);
+            },
+          },
+        );
+        return () => subscription.unsubscribe();
       },
-    ),
-  );
+      onMessage: (message) => onMessage.current(message),
+      onState: setState,
+    });
+    connection.start();
+    const online = () => connection.retryNow();
+    window.addEventListener("online", online);
+    return () => {
+      window.removeEventListener("online", online);
+      connection.stop();
+    };
+  }, [client]);
 
   useRefetchSeededQueries();
 
-  const status: LiveStatus =
-    subscription.status === "pending"
-      ? "live"
-      : subscription.status === "error"
-        ? "offline"
-        : "connecting";
   const onChange = useCallback((fn: (change: Change) => void) => {
     listeners.current.add(fn);
     return () => {
       listeners.current.delete(fn);
     };
   }, []);
-  const value = useMemo(
-    () => ({ status, lastMessageAt, onChange }),
-    [status, lastMessageAt, onChange],
-  );
+  const value = useMemo(() => ({ ...state, onChange }), [state, onChange]);
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }
 
@@ -167,10 +179,10 @@ function useRefetchSeededQueries(): void {
   }, [queryClient]);
 }
 
-/** The stream's state, for the live indicator. */
-export function useLive(): Pick<LiveContextValue, "status" | "lastMessageAt"> {
-  const { status, lastMessageAt } = useContext(LiveContext);
-  return { status, lastMessageAt };
+/** The stream's state, for the live indicator and for views that retry when the server is back. */
+export function useLive(): LiveState {
+  const { status, reason, offlineSince, nextAttemptAt } = useContext(LiveContext);
+  return { status, reason, offlineSince, nextAttemptAt };
 }
 
 /** Runs `fn` for each change of `topic` (e.g. to follow one job's keys); invalidation happens anyway. */

@@ -1,6 +1,5 @@
 "use client";
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
-import { formatDistanceToNowStrict } from "date-fns";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
@@ -8,6 +7,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LoadError } from "@/components/ui/load-error";
 import { PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { ColumnHeader, SortHeader } from "@/components/ui/sort-header";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { UsageBar } from "@/components/ui/usage-bar";
@@ -276,11 +276,8 @@ function HostRowView({ h, onAction }: { h: HostRow; onAction: (a: Action) => voi
           <span aria-hidden className={`size-2 rounded-full ${TONE_DOT[hostTone(h.state)]}`} />
           {h.state}
         </span>
-        <p
-          className="text-xs text-muted"
-          title={`${since.toLocaleString()}${h.stateReason ? ` — ${h.stateReason}` : ""}`}
-        >
-          {formatDistanceToNowStrict(since, { addSuffix: true })}
+        <p className="text-xs text-muted">
+          <RelativeTime at={since} note={h.stateReason} />
         </p>
       </td>
       <td className="max-w-64 py-2 pr-3">

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { formatDistanceToNowStrict } from "date-fns";
 import { Crown } from "lucide-react";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { useTRPC } from "@/lib/trpc";
 
 /** Which replica leads the scheduler (holds the lease), and since when. */
@@ -31,7 +31,9 @@ export function LeaderBadge() {
       <Crown className="size-3.5" aria-hidden />
       {text}
       {data.live && data.since && (
-        <span>· since {formatDistanceToNowStrict(new Date(data.since), { addSuffix: true })}</span>
+        <span>
+          · since <RelativeTime at={new Date(data.since)} />
+        </span>
       )}
     </p>
   );

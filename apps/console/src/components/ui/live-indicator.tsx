@@ -1,43 +1,39 @@
 "use client";
-import { formatDistanceStrict } from "date-fns";
+import { format } from "date-fns";
 import { useLive } from "@/lib/live";
+import { describeLive, type LiveTone } from "@/lib/live-words";
 import { useNow } from "@/lib/use-now";
+
+const DOT: Record<LiveTone, string> = {
+  ok: "animate-pulse bg-ok",
+  warn: "bg-warn",
+  bad: "bg-bad",
+};
 
 /**
  * Whether the view is live (the server pushes changes), and when its data was
- * last fetched. `failing` is the page's own query failing.
+ * last fetched; offline, since when and when it tries again. `failing` is the
+ * page's own query failing.
  */
 export function LiveIndicator({ updatedAt, failing }: { updatedAt: number; failing: boolean }) {
-  const { status } = useLive();
+  const live = useLive();
   const now = useNow(1000);
-  const ago = !updatedAt
-    ? "never"
-    : now === null
-      ? "just now"
-      : formatDistanceStrict(updatedAt, Math.max(now, updatedAt), { addSuffix: true });
-  const live = status === "live" && !failing;
-  const text = failing
-    ? `Not live: the server is unreachable; data from ${ago}`
-    : status === "live"
-      ? updatedAt
-        ? `Live · updated ${ago}`
-        : "Live"
-      : status === "connecting"
-        ? `Connecting to live updates… data from ${ago}`
-        : `Not live: reconnecting; data from ${ago}`;
+  const { text, tone } = describeLive(live, { updatedAt, failing, now });
   return (
     <span
       className="flex items-center gap-1.5 text-xs text-muted"
       data-testid="live-indicator"
-      data-live={live}
+      data-live={tone === "ok"}
+      data-status={live.status}
       role="status"
-      title={updatedAt && now !== null ? new Date(updatedAt).toLocaleString() : undefined}
+      title={
+        updatedAt && now !== null
+          ? `Data fetched ${format(updatedAt, "yyyy-MM-dd HH:mm:ss")}`
+          : undefined
+      }
     >
-      <span
-        aria-hidden
-        className={`size-2 rounded-full ${live ? "animate-pulse bg-ok" : failing || status === "offline" ? "bg-bad" : "bg-warn"}`}
-      />
-      {text}
+      <span aria-hidden className={`size-2 shrink-0 rounded-full ${DOT[tone]}`} />
+      <span className={tone === "bad" ? "text-bad" : undefined}>{text}</span>
     </span>
   );
 }
