@@ -33,6 +33,11 @@ export {
   type ChangeListenerOptions,
   type ListenerState,
 } from "./live/listener.ts";
+export {
+  type ReadOnlyGateway,
+  type ReadOnlyRepositories,
+  readOnlyView,
+} from "./read-only.ts";
 export * from "./records.ts";
 export type {
   KindAmounts,
