@@ -1,4 +1,5 @@
-import type { ChangeListener, StorageGateway } from "@peloton/storage";
+import type { SchedulerServices } from "@peloton/scheduler";
+import type { ChangeListener, ReadOnlyGateway } from "@peloton/storage";
 
 /** Who is acting. Roles arrive later; the seam is here. */
 export interface Actor {
@@ -9,8 +10,14 @@ export interface Actor {
 /** The process's feed of committed changes (one LISTEN connection, many streams). */
 export type ChangeFeed = Pick<ChangeListener, "subscribe" | "onState" | "state">;
 
+/**
+ * What a resolver works with. Reads go straight to storage, through a view
+ * that has no write (any replica serves them); every write goes through the
+ * scheduler's service that owns it (ARCHITECTURE.md).
+ */
 export interface Context {
-  gateway: StorageGateway;
+  gateway: ReadOnlyGateway;
+  scheduler: SchedulerServices;
   changes: ChangeFeed;
   actor: Actor;
   /** Names this request in answers (`data.requestId`) and in the server log; set by the HTTP edge. */

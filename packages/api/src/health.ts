@@ -1,17 +1,15 @@
 /**
  * Is this replica healthy, and what does it do? The console's Next server
  * is a different process from the launcher's scheduler, so everything here
- * is learnt through PostgreSQL: the lease row (holder, epoch, renewed_at:
- * the leader renews it every 400 ms) and the Mesos framework row (written
- * when the leader subscribes). The launcher names its scheduler's replica
+ * is learnt through PostgreSQL, as the scheduler reads it for any replica
+ * (`schedulerStatus`: the lease row and whether it is live, the leader's
+ * stored connection to the cluster). The launcher names its scheduler's replica
  * in PELOTON_REPLICA for the Next server it starts.
  *
  * Cheap: one round trip for the ping and two primary-key reads.
  */
-import { isDatabaseUnavailable, type StorageGateway } from "@peloton/storage";
-
-/** A lease renewed within this long has a live holder (renewals come every 400 ms). */
-export const LEASE_LIVE_MS = 3_000;
+import { schedulerStatus } from "@peloton/scheduler";
+import { isDatabaseUnavailable, type ReadOnlyGateway } from "@peloton/storage";
 
 export interface HealthReport {
   /** The database answered: this replica can serve. */
@@ -37,36 +35,28 @@ export function replicaFromEnv(env: NodeJS.ProcessEnv = process.env): string | n
 }
 
 export async function readHealth(
-  gateway: StorageGateway,
+  gateway: ReadOnlyGateway,
   replica: string | null,
   now: () => number = Date.now,
 ): Promise<HealthReport> {
   try {
     await gateway.ping();
-    const [lease, framework] = await Promise.all([
-      gateway.cluster.lease("scheduler"),
-      gateway.cluster.framework("peloton"),
-    ]);
-    const running = lease !== null && now() - lease.renewedAt.getTime() < LEASE_LIVE_MS;
+    const { lease, running, cluster, connected } = await schedulerStatus(gateway, { now });
     return {
       ok: true,
       database: { reachable: true, error: null },
       replica,
-      leads: running && replica !== null && lease.holder === replica,
+      leads: running && replica !== null && lease?.holder === replica,
       scheduler: {
         running,
-        leader: running ? lease.holder : null,
+        leader: running ? (lease?.holder ?? null) : null,
         epoch: lease?.epoch ?? null,
         renewedAt: lease?.renewedAt ?? null,
       },
       cluster: {
-        // The framework row is written on every SUBSCRIBED: after the term began means this leader's.
-        subscribed:
-          running &&
-          framework !== null &&
-          framework.updatedAt.getTime() >= lease.acquiredAt.getTime(),
-        frameworkId: framework?.frameworkId ?? null,
-        masterUrl: framework?.masterUrl ?? null,
+        subscribed: connected,
+        frameworkId: cluster?.id ?? null,
+        masterUrl: cluster?.url ?? null,
       },
     };
   } catch (err) {

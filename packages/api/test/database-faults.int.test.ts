@@ -6,6 +6,7 @@
  * range, a NUL byte, an index row too big) map to 409 and 400.
  */
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { schedulerServices } from "@peloton/scheduler";
 import { ChangeListener, createDb, openGateway } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -60,8 +61,9 @@ describe("a database outage", () => {
     viaProxy.port = String(proxy.port);
     const gateway = openGateway(viaProxy.toString(), { max: 2 });
     const changes = new ChangeListener(databaseUrl);
+    const scheduler = schedulerServices(gateway);
     const api = await serveApi(
-      () => ({ gateway, changes, actor: { login: "alice", displayName: "Alice" } }),
+      () => ({ gateway, scheduler, changes, actor: { login: "alice", displayName: "Alice" } }),
       { log: (line, cause) => logged.push(`${line} ${String(cause)}`) },
     );
     try {

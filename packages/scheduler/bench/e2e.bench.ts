@@ -23,6 +23,7 @@ import { type Benchmark, log, median, rssMb } from "../../../bench/harness.ts";
 import { spawnSim } from "../../mesos/bench/sim-process.ts";
 import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
 import { ensureRootPool } from "../src/demo/seed.ts";
+import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
 import { silentLogger } from "../src/runtime/logger.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
@@ -125,13 +126,12 @@ const benchmarks: Benchmark[] = [
       const sim = await spawnSim(["--agents", agentsFile, "--simulate", "--heartbeat", "5"]);
       const runtime = startScheduler({
         databaseUrl: db.url,
-        masterUrl: sim.url,
+        adapter: mesosHostAdapter({ master: sim.url, hostRefreshMs: 1_000 }),
         // PELOTON_BENCH_LOG=debug shows each loop's rounds and writes (on stderr).
         log: process.env.PELOTON_BENCH_LOG
           ? pino({ level: process.env.PELOTON_BENCH_LOG }, pino.destination(2))
           : silentLogger(),
         election: { retryMs: 100 },
-        hostManager: { hostRefreshMs: 1_000 },
       });
       try {
         await ensureRootPool(gateway);

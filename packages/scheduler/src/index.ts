@@ -6,22 +6,31 @@
 
 export { DEMO_POOLS, demoPoolNames } from "./demo/demo-pools.ts";
 export { ensureRootPool, ROOT_PATH, seedDemoData } from "./demo/seed.ts";
-export { drainLoop } from "./hostmgr/drain-loop.ts";
-export type * from "./hostmgr/host-adapter.ts";
-export { agentUrlFromString } from "./hostmgr/mesos/cluster-hosts.ts";
 export {
-  MesosHostManager,
-  type MesosHostManagerOptions,
-} from "./hostmgr/mesos/mesos-host-manager.ts";
+  CLUSTER_KINDS,
+  type ClusterConnection,
+  type ClusterKind,
+  clusterConnection,
+  clusterLogs,
+  DEFAULT_CLUSTER_KIND,
+} from "./hostmgr/clusters.ts";
+export { drainLoop } from "./hostmgr/drain-loop.ts";
+export {
+  actOnHost,
+  type HostAction,
+  type HostActionFailure,
+  type HostActionResult,
+} from "./hostmgr/host-actions.ts";
+export type * from "./hostmgr/host-adapter.ts";
 export {
   describeTaskLogRefusal,
   type LogFile,
-  readTaskLog,
   type TaskLogChunk,
+  type TaskLogReader,
   type TaskLogRefusal,
   type TaskLogRequest,
   type TaskLogResult,
-} from "./hostmgr/mesos/sandbox-logs.ts";
+} from "./hostmgr/task-logs.ts";
 export { unfinishedTasksOf } from "./hostmgr/unfinished-tasks.ts";
 export {
   type ActionInstances,
@@ -61,3 +70,14 @@ export {
   type SchedulerRuntime,
   startScheduler,
 } from "./runtime/scheduler.ts";
+export {
+  LEASE_LIVE_MS,
+  SCHEDULER_LEASE,
+  type SchedulerStatus,
+  schedulerStatus,
+} from "./runtime/status.ts";
+export {
+  type SchedulerServices,
+  type SchedulerServicesOptions,
+  schedulerServices,
+} from "./services.ts";

@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { isFencedOut, openGateway } from "@peloton/storage";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
+import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
+import type { MesosHostManager } from "../src/hostmgr/mesos/mesos-host-manager.ts";
 import { PeriodicLoop } from "../src/runtime/loop.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
@@ -16,11 +18,14 @@ beforeEach(() => resetDatabase());
 function replica(holder: string, masterUrl: string) {
   const runtime = startScheduler({
     databaseUrl: inject("databaseUrl"),
-    masterUrl,
+    adapter: mesosHostAdapter({
+      master: masterUrl,
+      hostRefreshMs: 200,
+      client: { backoff: { initialMs: 20, maxMs: 200 } },
+    }),
     log,
     holder,
     election: { retryMs: 100, renewMs: 200 },
-    hostManager: { hostRefreshMs: 200, client: { backoff: { initialMs: 20, maxMs: 200 } } },
   });
   onCleanup(() => runtime.stop());
   return runtime;
@@ -37,7 +42,7 @@ describe("leader election", () => {
     expect(b.hostManager).toBeUndefined();
     const [lease] = await sql<{ holder: string }>("SELECT holder FROM scheduler_leases");
     expect(lease?.holder).toBe("replica-a");
-    const frameworkId = a.hostManager!.frameworkId;
+    const frameworkId = (a.hostManager as MesosHostManager).frameworkId;
 
     // The leader's database session is killed (a crash, a partition): it must step down.
     await sql("SELECT pg_terminate_backend($1)", [a.lockBackendPid]);
@@ -46,7 +51,7 @@ describe("leader election", () => {
     expect(a.leading).toBe(false);
     expect(a.hostManager).toBeUndefined();
     // The new leader subscribes as the same framework.
-    expect(b.hostManager!.frameworkId).toBe(frameworkId);
+    expect((b.hostManager as MesosHostManager).frameworkId).toBe(frameworkId);
     expect((await sql<{ holder: string }>("SELECT holder FROM scheduler_leases"))[0]?.holder).toBe(
       "replica-b",
     );
@@ -69,10 +74,13 @@ describe("lease fencing", () => {
     let slowTickStarted = false;
     const a = startScheduler({
       databaseUrl: inject("databaseUrl"),
-      masterUrl: sim.url,
+      adapter: mesosHostAdapter({
+        master: sim.url,
+        hostRefreshMs: 200,
+        client: { backoff: { initialMs: 20, maxMs: 200 } },
+      }),
       log,
       holder: "replica-a",
-      hostManager: { hostRefreshMs: 200, client: { backoff: { initialMs: 20, maxMs: 200 } } },
       extraLoops: () => [
         new PeriodicLoop({
           name: "ticker",

@@ -19,6 +19,7 @@ import {
 import { applyMigrations } from "@peloton/storage/migrations";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
@@ -98,10 +99,13 @@ describe("PostgreSQL killed under load", () => {
     const pool = await leafPool(api, "batch", ROOMY);
     const runtime = startScheduler({
       databaseUrl: db.url,
-      masterUrl: sim.url,
+      adapter: mesosHostAdapter({
+        master: sim.url,
+        hostRefreshMs: 500,
+        client: { backoff: { initialMs: 20, maxMs: 200 } },
+      }),
       log,
       holder: "replica-a",
-      hostManager: { hostRefreshMs: 500, client: { backoff: { initialMs: 20, maxMs: 200 } } },
       jobManager: {
         admissionPeriodMs: 200,
         placement: { periodMs: 200 },

@@ -8,6 +8,7 @@ import { MesosSchedulerClient, SIM_DURATION_KEY } from "@peloton/mesos";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
+import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import type { Logger } from "../src/runtime/logger.ts";
 import { type SchedulerRuntime, startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
@@ -23,10 +24,13 @@ afterEach(() => vi.restoreAllMocks());
 async function runtimeOn(masterUrl: string, logger: Logger = log): Promise<SchedulerRuntime> {
   const runtime = startScheduler({
     databaseUrl: inject("databaseUrl"),
-    masterUrl,
+    adapter: mesosHostAdapter({
+      master: masterUrl,
+      hostRefreshMs: 200,
+      client: { backoff: { initialMs: 20, maxMs: 200 } },
+    }),
     log: logger,
     election: { retryMs: 100, renewMs: 500 },
-    hostManager: { hostRefreshMs: 200, client: { backoff: { initialMs: 20, maxMs: 200 } } },
     drainPeriodMs: 200,
     jobManager: {
       admissionPeriodMs: 200,

@@ -3,7 +3,7 @@
  * per pool over time"), shaped for a chart: one row of buckets, and per pool
  * its counts out, in and within, aligned with the buckets.
  */
-import type { PreemptionCountRow, PreemptionFilters, StorageGateway } from "@peloton/storage";
+import type { PreemptionCountRow, PreemptionFilters, ReadOnlyGateway } from "@peloton/storage";
 
 /** Bucket sizes a chart reads well in, seconds: the smallest giving at most MAX_BUCKETS. */
 const BUCKET_SECONDS = [
@@ -90,7 +90,7 @@ const HOUR_MS = 3_600_000;
  * the first bars do not sit on the chart's edge.
  */
 export async function preemptionCounts(
-  gateway: StorageGateway,
+  gateway: ReadOnlyGateway,
   filters: PreemptionFilters,
   now: Date,
   topPools?: number,

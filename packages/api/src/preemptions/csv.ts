@@ -9,7 +9,7 @@ import {
   type PreemptionFilters,
   type PreemptionRecord,
   RESOURCE_KINDS,
-  type StorageGateway,
+  type ReadOnlyGateway,
 } from "@peloton/storage";
 import type { PreemptionFiltersValue } from "../schemas/preemptions.ts";
 
@@ -98,7 +98,7 @@ export function csvRow(p: PreemptionRecord): string {
 
 /** The CSV text, header first, one chunk per keyset batch. */
 export function preemptionsCsv(
-  gateway: StorageGateway,
+  gateway: ReadOnlyGateway,
   filters: PreemptionFilters,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -3,14 +3,14 @@
  * The query string is the page's own (`preemptionFiltersFromQuery`), checked
  * by the list's schema; a bad filter is a 400 naming the field, not a file.
  */
-import type { StorageGateway } from "@peloton/storage";
+import type { ReadOnlyGateway } from "@peloton/storage";
 import { zodIssues } from "../issues.ts";
 import { preemptionFiltersFromQuery, preemptionFiltersSchema } from "../schemas/preemptions.ts";
 import { csvFilename, preemptionsCsv } from "./csv.ts";
 import { storageFilters } from "./filters.ts";
 
 export function preemptionsCsvResponse(
-  gateway: StorageGateway,
+  gateway: ReadOnlyGateway,
   url: URL,
   now = new Date(),
 ): Response {

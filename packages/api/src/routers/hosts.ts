@@ -1,9 +1,11 @@
 /**
  * Hosts (console `/hosts`, `peloton host ...`): the cluster's machines as
  * the host manager records them, with what their tasks hold, and the
- * operator's drain and bring-up. Mutations are audited and announced.
+ * operator's drain and bring-up, which the host manager performs (audited
+ * and announced there); this router only words their outcome.
  */
-import type { HostRecord, HostStateChange } from "@peloton/storage";
+import type { HostAction, HostActionFailure } from "@peloton/scheduler";
+import type { HostRecord } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Context } from "../context.ts";
@@ -26,45 +28,31 @@ function view(h: HostRecord) {
   return rest;
 }
 
-function refusal(
-  hostname: string,
-  change: Exclude<HostStateChange, { ok: true }>,
-  action: string,
-): TRPCError {
-  if (change.kind === "not_found")
+function refusal(hostname: string, failure: HostActionFailure, action: HostAction): TRPCError {
+  if (failure.kind === "not_found")
     return hostError("NOT_FOUND", "HOST_NOT_FOUND", `host ${hostname} does not exist`);
   const why =
-    change.state === "DOWN"
+    failure.state === "DOWN"
       ? "it is DOWN; it comes back UP when its agent re-registers"
-      : `it is already ${change.state}`;
-  return hostError("CONFLICT", "HOST_STATE", `cannot ${action} host ${hostname}: ${why}`);
+      : `it is already ${failure.state}`;
+  const verb = action === "drain" ? "drain" : "bring up";
+  return hostError("CONFLICT", "HOST_STATE", `cannot ${verb} host ${hostname}: ${why}`);
 }
 
-/** An operator's drain or bring-up: the state change and its audit row in one transaction. */
-async function changeHostState(
+/** An operator's drain or bring-up, by the host manager (state and audit row in one transaction). */
+async function actOnHost(
   ctx: Context,
   input: { hostname: string; reason: string },
-  to: "DRAINING" | "UP",
+  action: HostAction,
 ) {
-  const verb = to === "DRAINING" ? "drain" : "bring up";
-  const reason =
-    input.reason || `${to === "DRAINING" ? "drained" : "brought up"} by ${ctx.actor.login}`;
-  const change = await ctx.gateway.transaction(async (tx) => {
-    const c = await tx.hosts.changeState(input.hostname, to, reason);
-    if (c.ok) {
-      await tx.audit.record({
-        actor: ctx.actor.login,
-        action: to === "DRAINING" ? "host.drain" : "host.up",
-        targetType: "host",
-        targetId: input.hostname,
-        before: { state: c.before.state },
-        after: { state: c.after.state, reason },
-      });
-    }
-    return c;
-  });
-  if (!change.ok) throw refusal(input.hostname, change, verb);
-  return view(change.after);
+  const result = await ctx.scheduler.hosts.act(
+    input.hostname,
+    action,
+    ctx.actor.login,
+    input.reason,
+  );
+  if (!result.ok) throw refusal(input.hostname, result.failure, action);
+  return view(result.host);
 }
 
 export const hostsRouter = router({
@@ -95,9 +83,9 @@ export const hostsRouter = router({
 
   drain: publicProcedure
     .input(hostActionInput)
-    .mutation(({ ctx, input }) => changeHostState(ctx, input, "DRAINING")),
+    .mutation(({ ctx, input }) => actOnHost(ctx, input, "drain")),
 
   up: publicProcedure
     .input(hostActionInput)
-    .mutation(({ ctx, input }) => changeHostState(ctx, input, "UP")),
+    .mutation(({ ctx, input }) => actOnHost(ctx, input, "up")),
 });

@@ -11,13 +11,7 @@ import {
   MAX_REPORTED_ISSUES,
   type NeverFitCause,
 } from "@peloton/engine";
-import {
-  actOnJob,
-  type CreateJobFailure,
-  createJob,
-  type JobAction,
-  type JobActionFailure,
-} from "@peloton/scheduler";
+import type { CreateJobFailure, JobAction, JobActionFailure } from "@peloton/scheduler";
 import { TRPCError } from "@trpc/server";
 import { ConfigError, decodePelotonYaml } from "../config/peloton-yaml.ts";
 import type { Context } from "../context.ts";
@@ -131,7 +125,7 @@ export async function createFromYaml(
       })),
     );
   }
-  const result = await createJob(ctx.gateway, {
+  const result = await ctx.scheduler.jobs.create({
     config: decoded.value,
     configYaml: input.yaml,
     poolPath: input.pool,
@@ -201,7 +195,7 @@ export async function act(
   action: JobAction,
   expectedVersion?: number,
 ) {
-  const result = await actOnJob(ctx.gateway, jobId, action, ctx.actor.login, expectedVersion);
+  const result = await ctx.scheduler.jobs.act(jobId, action, ctx.actor.login, expectedVersion);
   if (!result.ok) throw actionError(result.failure);
   return {
     id: result.jobId,

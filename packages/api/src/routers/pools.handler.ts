@@ -8,18 +8,13 @@ import {
   type PoolValidationCode,
   type PoolValidationError,
 } from "@peloton/engine";
-import {
-  createRespoolService,
-  type PoolFailure,
-  type PoolMutation,
-  type RespoolService,
-} from "@peloton/scheduler/respool";
+import type { PoolFailure, PoolMutation, RespoolService } from "@peloton/scheduler/respool";
 import { TRPCError } from "@trpc/server";
 import type { Context } from "../context.ts";
 import { type ApiIssue, IssuesError } from "../issues.ts";
 
 export function respool(ctx: Context): RespoolService {
-  return createRespoolService(ctx.gateway);
+  return ctx.scheduler.pools;
 }
 
 /** Rules whose error names no configuration field: the input they concern. */

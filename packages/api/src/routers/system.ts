@@ -1,6 +1,7 @@
+import { schedulerStatus } from "@peloton/scheduler";
 import { TRPCError } from "@trpc/server";
 import { UNAVAILABLE_MESSAGE } from "../errors/database.ts";
-import { LEASE_LIVE_MS, readHealth, replicaFromEnv } from "../health.ts";
+import { readHealth, replicaFromEnv } from "../health.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
 export const systemRouter = router({
@@ -12,24 +13,14 @@ export const systemRouter = router({
    * no replica leads right now).
    */
   leader: publicProcedure.query(async ({ ctx }) => {
-    const lease = await ctx.gateway.cluster.lease("scheduler");
-    const framework = await ctx.gateway.cluster.framework("peloton");
-    if (lease === null)
-      return {
-        holder: null,
-        since: null,
-        renewedAt: null,
-        live: false,
-        frameworkId: framework?.frameworkId ?? null,
-        masterUrl: framework?.masterUrl ?? null,
-      };
+    const { lease, running, cluster } = await schedulerStatus(ctx.gateway);
     return {
-      holder: lease.holder,
-      since: lease.acquiredAt,
-      renewedAt: lease.renewedAt,
-      live: Date.now() - lease.renewedAt.getTime() < LEASE_LIVE_MS,
-      frameworkId: framework?.frameworkId ?? null,
-      masterUrl: framework?.masterUrl ?? null,
+      holder: lease?.holder ?? null,
+      since: lease?.acquiredAt ?? null,
+      renewedAt: lease?.renewedAt ?? null,
+      live: running,
+      frameworkId: cluster?.id ?? null,
+      masterUrl: cluster?.url ?? null,
     };
   }),
   /**

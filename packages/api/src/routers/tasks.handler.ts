@@ -3,12 +3,7 @@
  * says about each instance (its name), and "not found" worded once.
  */
 import { type JobConfig, taskConfigFor } from "@peloton/engine";
-import {
-  describeTaskLogRefusal,
-  readTaskLog,
-  type TaskLogChunk,
-  type TaskLogRequest,
-} from "@peloton/scheduler";
+import { describeTaskLogRefusal, type TaskLogChunk, type TaskLogRequest } from "@peloton/scheduler";
 import type { TaskRecord } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
 import type { Context } from "../context.ts";
@@ -39,7 +34,7 @@ export function taskNotFound(jobId: string, instance: number): TRPCError {
 
 /** One read of a run's log, or the refusal worded as a tRPC error. */
 export async function readLog(ctx: Context, req: TaskLogRequest): Promise<TaskLogChunk> {
-  const result = await readTaskLog(ctx.gateway, req);
+  const result = await ctx.scheduler.logs.taskLog(req);
   if (result.ok) return result.chunk;
   const message = describeTaskLogRefusal(result.refusal, req);
   const notFound =
@@ -78,7 +73,7 @@ export async function* followLog(
   let directory: string | undefined;
   let lastWaiting = "";
   while (!signal?.aborted) {
-    const result = await readTaskLog(ctx.gateway, {
+    const result = await ctx.scheduler.logs.taskLog({
       ...req,
       offset,
       directory,

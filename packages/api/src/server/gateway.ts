@@ -1,13 +1,23 @@
-import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
+import { type SchedulerServices, schedulerServices } from "@peloton/scheduler";
+import {
+  ChangeListener,
+  openGateway,
+  type ReadOnlyGateway,
+  readOnlyView,
+  type StorageGateway,
+} from "@peloton/storage";
 
 /**
  * One storage gateway and one change listener per server process. Kept on
  * globalThis so that module re-evaluation (Next's dev server) does not open a
- * new pool or LISTEN connection each time.
+ * new pool or LISTEN connection each time. Resolvers get the gateway's
+ * read-only view; the scheduler's services write through the gateway itself.
  */
 const holder = globalThis as unknown as {
   __pelotonGateway?: StorageGateway;
   __pelotonChanges?: ChangeListener;
+  __pelotonServices?: SchedulerServices;
+  __pelotonReads?: ReadOnlyGateway;
 };
 
 function databaseUrl(): string {
@@ -16,9 +26,22 @@ function databaseUrl(): string {
   return url;
 }
 
+/** The whole gateway: for the scheduler's services and for closing; resolvers never see it. */
 export function processGateway(): StorageGateway {
   holder.__pelotonGateway ??= openGateway(databaseUrl());
   return holder.__pelotonGateway;
+}
+
+/** The process's gateway, reads only (what resolvers see as `ctx.gateway`). */
+export function processReads(): ReadOnlyGateway {
+  holder.__pelotonReads ??= readOnlyView(processGateway());
+  return holder.__pelotonReads;
+}
+
+/** The scheduler's services on the process's gateway: the API's only way to write. */
+export function processServices(): SchedulerServices {
+  holder.__pelotonServices ??= schedulerServices(processGateway());
+  return holder.__pelotonServices;
 }
 
 export function processChanges(): ChangeListener {

@@ -6,7 +6,7 @@ import { defaultActor } from "../context.ts";
 import { readHealth, replicaFromEnv } from "../health.ts";
 import { preemptionsCsvResponse } from "../preemptions/http.ts";
 import { createTrpcEdge } from "./edge.ts";
-import { processChanges, processGateway } from "./gateway.ts";
+import { processChanges, processReads, processServices } from "./gateway.ts";
 
 let edge: ((req: Request) => Promise<Response>) | undefined;
 
@@ -14,7 +14,8 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
   edge ??= createTrpcEdge({
     endpoint,
     createContext: () => ({
-      gateway: processGateway(),
+      gateway: processReads(),
+      scheduler: processServices(),
       changes: processChanges(),
       actor: defaultActor(),
     }),
@@ -24,18 +25,18 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
 
 /** GET /api/preemptions.csv: the preemption history for the page's filters, as a file. */
 export function handlePreemptionsCsv(req: Request): Response {
-  return preemptionsCsvResponse(processGateway(), new URL(req.url));
+  return preemptionsCsvResponse(processReads(), new URL(req.url));
 }
 
 export { createTrpcEdge, type EdgeOptions } from "./edge.ts";
-export { processChanges, processGateway } from "./gateway.ts";
+export { processChanges, processReads, processServices } from "./gateway.ts";
 
 /**
  * GET /api/health: the health report as JSON (health.ts); 200 while the
  * database answers, 503 when it does not. Never cached.
  */
 export async function handleHealthRequest(): Promise<Response> {
-  const report = await readHealth(processGateway(), replicaFromEnv());
+  const report = await readHealth(processReads(), replicaFromEnv());
   return Response.json(report, {
     status: report.database.reachable ? 200 : 503,
     headers: { "cache-control": "no-store" },

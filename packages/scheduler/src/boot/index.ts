@@ -21,6 +21,7 @@ import { type AgentSpec, type MesosSim, startMesosSim } from "@peloton/mesos";
 import { openGateway, type StorageGateway } from "@peloton/storage";
 import { type OpenedDatabase, openDatabase } from "@peloton/storage/bootstrap";
 import { ensureRootPool, seedDemoData } from "../demo/seed.ts";
+import { mesosHostAdapter } from "../hostmgr/mesos/mesos-adapter.ts";
 import { createLogger, type Logger } from "../runtime/logger.ts";
 import { type SchedulerRuntime, startScheduler } from "../runtime/scheduler.ts";
 import type { PreemptionSettings } from "./preemption-settings.ts";
@@ -32,6 +33,10 @@ export {
   StartupError,
   startEmbeddedPostgres,
 } from "@peloton/storage/bootstrap";
+export {
+  type MesosAdapterOptions,
+  mesosHostAdapter,
+} from "../hostmgr/mesos/mesos-adapter.ts";
 export { type PreemptionSettings, preemptionFromEnv } from "./preemption-settings.ts";
 
 export interface SimBootOptions {
@@ -123,13 +128,17 @@ export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
     }
     scheduler = startScheduler({
       databaseUrl: database.url,
-      // Several masters, comma-separated: the client tries them in turn and follows 307s.
-      masterUrl: masterUrl
-        .split(",")
-        .map((m) => m.trim())
-        .filter(Boolean),
+      // The composition root chooses the cluster: Mesos, at these masters.
+      adapter: mesosHostAdapter({
+        // Several masters, comma-separated: the client tries them in turn and follows 307s.
+        master: masterUrl
+          .split(",")
+          .map((m) => m.trim())
+          .filter(Boolean),
+        ...(opts.sim?.fast ? { hostRefreshMs: 1_000 } : {}),
+      }),
       log: opts.logger ?? createLogger(),
-      ...(opts.sim?.fast ? { hostManager: { hostRefreshMs: 1_000 }, drainPeriodMs: 1_000 } : {}),
+      ...(opts.sim?.fast ? { drainPeriodMs: 1_000 } : {}),
       ...(opts.preemption ? { jobManager: { preemption: opts.preemption } } : {}),
     });
     if (sim !== undefined) {

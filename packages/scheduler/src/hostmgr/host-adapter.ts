@@ -12,8 +12,16 @@
  *   cluster ──offers──▶ free resources per host ──acquire──▶ HostLease (placement round)
  *      ▲                                                        │ launch(lease, tasks)
  *      └──── status updates ──▶ onStatus(update) ──▶ acked after the handler's write commits
+ *
+ * A run's logs are read through the adapter too (`taskLog`, task-logs.ts).
+ * A new cluster kind implements `HostAdapter` (and its loop), is built by a
+ * `HostAdapterFactory` the composition root passes to the scheduler, and
+ * registers its log reader in clusters.ts (see the scheduler's README).
  */
-import type { TaskState } from "@peloton/storage";
+import type { StorageGateway, TaskState } from "@peloton/storage";
+import type { Logger } from "../runtime/logger.ts";
+import type { SchedulerLoop } from "../runtime/loop.ts";
+import type { TaskLogReader } from "./task-logs.ts";
 
 /** Resources in the scheduler's units: cores, MB, MB, devices. */
 export interface Resources {
@@ -136,7 +144,7 @@ export type UnfinishedTasks = () => Promise<ReadonlyArray<{ taskId: string; host
 
 export type HostAdapterState = "connecting" | "connected" | "disconnected" | "stopped" | "failed";
 
-export interface HostAdapter {
+export interface HostAdapter extends TaskLogReader {
   readonly state: HostAdapterState;
   /** Hosts with free resources now, not leased to a placement round. */
   hosts(): HostResources[];
@@ -151,3 +159,27 @@ export interface HostAdapter {
   /** Asks the cluster to restate these tasks' states (all it knows when the list is empty). */
   reconcile(tasks: ReadonlyArray<{ taskId: string; hostId?: string }>): Promise<void>;
 }
+
+/** What the scheduler hands an adapter when the leader starts one (a term). */
+export interface HostAdapterDeps {
+  /** The term's (fenced) gateway: hosts, the stored subscription, volumes. */
+  gateway: StorageGateway;
+  log: Logger;
+  /** Receives every status update; it is acknowledged after this resolves. */
+  onStatus: StatusHandler;
+  /** The runs to reconcile after every (re)connection. */
+  unfinishedTasks: UnfinishedTasks;
+  /** Status updates handed to `onStatus` at once. */
+  statusConcurrency: number;
+  /** Called after hosts were recorded as new, changed or gone (daemon jobs follow them). */
+  onHostsChanged?: () => void;
+}
+
+/** An adapter as the leader runs it: the seam, a loop to start and stop, and readiness. */
+export interface RunningHostAdapter extends HostAdapter, SchedulerLoop {
+  /** Resolves once connected with the cluster's hosts recorded (bounded wait). */
+  ready(timeoutMs?: number): Promise<void>;
+}
+
+/** Builds the leader's adapter for one term; chosen by the composition root (boot/). */
+export type HostAdapterFactory = (deps: HostAdapterDeps) => RunningHostAdapter;

@@ -8,31 +8,37 @@
  * Each term writes through a gateway of its own whose connections are
  * fenced by the term's epoch: once a successor is elected the database
  * refuses them, whatever this replica still has in flight. Deposition
- * closes the Mesos subscription first (a successor may already subscribe),
- * then stops the other loops without waiting for a slow tick beyond
- * STOP_WAIT_MS: the tick's writes are refused anyway, and it ends on its own.
+ * closes the host adapter's connection first (a successor may already
+ * connect as the same framework), then stops the other loops without
+ * waiting for a slow tick beyond STOP_WAIT_MS: the tick's writes are
+ * refused anyway, and it ends on its own.
  */
 import { hostname } from "node:os";
 import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
 import { drainLoop } from "../hostmgr/drain-loop.ts";
-import type { StatusHandler } from "../hostmgr/host-adapter.ts";
-import {
-  MesosHostManager,
-  type MesosHostManagerOptions,
-} from "../hostmgr/mesos/mesos-host-manager.ts";
+import type {
+  HostAdapterFactory,
+  RunningHostAdapter,
+  StatusHandler,
+} from "../hostmgr/host-adapter.ts";
 import { unfinishedTasksOf } from "../hostmgr/unfinished-tasks.ts";
 import { JobManager, type JobManagerTuning } from "../jobmgr/job-manager.ts";
 import { createEntitlementSampler } from "../respool/sampler.ts";
 import { LeaderElection } from "./leader.ts";
 import type { Logger } from "./logger.ts";
 import type { SchedulerLoop } from "./loop.ts";
+import { SCHEDULER_LEASE as LEASE } from "./status.ts";
 
 export interface SchedulerOptions {
   databaseUrl: string;
   /** Connections of each term's (fenced) gateway. Default 8. */
   poolSize?: number;
-  /** The Mesos master(s) the host manager subscribes to. */
-  masterUrl: string | readonly string[];
+  /**
+   * Builds the leader's host adapter, once per term: the composition root
+   * chooses the cluster (boot/ builds the Mesos one from MESOS_MASTER_URL or
+   * the in-process mesos-sim); nothing here knows which it is.
+   */
+  adapter: HostAdapterFactory;
   log: Logger;
   /** Who this replica is. Default "<hostname>:<pid>". */
   holder?: string;
@@ -44,19 +50,8 @@ export interface SchedulerOptions {
   /** Periods and batch sizes of the job manager's loops. */
   jobManager?: JobManagerTuning;
   /** More loops for the leader, started after the host manager. */
-  extraLoops?: (hostManager: MesosHostManager) => SchedulerLoop[];
+  extraLoops?: (hostManager: RunningHostAdapter) => SchedulerLoop[];
   election?: { retryMs?: number; renewMs?: number; queryTimeoutMs?: number };
-  hostManager?: Partial<
-    Pick<
-      MesosHostManagerOptions,
-      | "hostRefreshMs"
-      | "client"
-      | "failoverTimeoutSeconds"
-      | "frameworkName"
-      | "role"
-      | "statusConcurrency"
-    >
-  >;
   drainPeriodMs?: number;
   /** Period of the entitlement sampler (the pool charts). Default 30 s. */
   samplePeriodMs?: number;
@@ -67,7 +62,7 @@ export interface SchedulerRuntime {
   /** True while this replica leads. */
   readonly leading: boolean;
   /** The leader's host manager; undefined on a standby. */
-  readonly hostManager: MesosHostManager | undefined;
+  readonly hostManager: RunningHostAdapter | undefined;
   /** The leader's job manager (writer, loops); undefined on a standby. */
   readonly jobManager: JobManager | undefined;
   /** The lock session's server process id (tests kill it to depose the leader). */
@@ -83,13 +78,11 @@ export interface SchedulerRuntime {
 /** How long deposition waits for a loop's tick in flight before leaving it behind. */
 const STOP_WAIT_MS = 500;
 
-const LEASE = "scheduler";
-
 export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
   const holder = opts.holder ?? `${hostname()}:${process.pid}`;
   const log = opts.log.child({ replica: holder });
   let loops: SchedulerLoop[] = [];
-  let hostManager: MesosHostManager | undefined;
+  let hostManager: RunningHostAdapter | undefined;
   let jobManager: JobManager | undefined;
   let termGateway: StorageGateway | undefined;
   // One LISTEN connection for every loop that reacts to committed changes.
@@ -122,16 +115,14 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
             adapter: () => hostManager,
             ...opts.jobManager,
           });
-      hostManager = new MesosHostManager({
+      hostManager = opts.adapter({
         gateway,
-        master: opts.masterUrl,
         log,
         onStatus: opts.onStatus ?? jobs!.onStatus,
         unfinishedTasks: unfinishedTasksOf(gateway),
         // The job manager writes updates in batches: many in flight make big batches.
         statusConcurrency: jobs ? 4_096 : 16,
         ...(jobs ? { onHostsChanged: () => jobs.hostsChanged() } : {}),
-        ...opts.hostManager,
       });
       jobManager = jobs;
       loops = [

@@ -4,16 +4,21 @@
  * MESOS_MASTER_URL and PELOTON_REPLICA set. Prints "leading <epoch>" once it
  * leads with its hosts recorded.
  */
+
+import { mesosHostAdapter } from "../../src/hostmgr/mesos/mesos-adapter.ts";
 import { silentLogger } from "../../src/runtime/logger.ts";
 import { startScheduler } from "../../src/runtime/scheduler.ts";
 
 const runtime = startScheduler({
   databaseUrl: process.env.DATABASE_URL!,
-  masterUrl: process.env.MESOS_MASTER_URL!,
+  adapter: mesosHostAdapter({
+    master: process.env.MESOS_MASTER_URL!,
+    hostRefreshMs: 500,
+    client: { backoff: { initialMs: 20, maxMs: 200 } },
+  }),
   log: silentLogger(),
   holder: process.env.PELOTON_REPLICA!,
   election: { retryMs: 100 },
-  hostManager: { hostRefreshMs: 500, client: { backoff: { initialMs: 20, maxMs: 200 } } },
   jobManager: {
     admissionPeriodMs: 200,
     placement: { periodMs: 200 },

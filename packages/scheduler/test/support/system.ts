@@ -8,6 +8,7 @@ import { type JobConfigInput, jobConfigSchema } from "@peloton/engine";
 import type { AgentSpec, MesosSim, MesosSimOptions } from "@peloton/mesos";
 import type { StorageGateway } from "@peloton/storage";
 import { expect, inject } from "vitest";
+import { mesosHostAdapter } from "../../src/hostmgr/mesos/mesos-adapter.ts";
 import { createJob } from "../../src/jobmgr/create-job.ts";
 import type { JobManagerTuning } from "../../src/jobmgr/job-manager.ts";
 import { type SchedulerRuntime, startScheduler } from "../../src/runtime/scheduler.ts";
@@ -37,10 +38,13 @@ export async function startTestScheduler(
 ): Promise<SchedulerRuntime> {
   const runtime = startScheduler({
     databaseUrl: inject("databaseUrl"),
-    masterUrl,
+    adapter: mesosHostAdapter({
+      master: masterUrl,
+      hostRefreshMs: 200,
+      client: { backoff: { initialMs: 20, maxMs: 200 } },
+    }),
     log,
     election: { retryMs: 100, renewMs: 500 },
-    hostManager: { hostRefreshMs: 200, client: { backoff: { initialMs: 20, maxMs: 200 } } },
     drainPeriodMs: 200,
     jobManager: {
       admissionPeriodMs: 200,

@@ -23,20 +23,22 @@ import {
 } from "@peloton/mesos";
 import type { ClusterHost, StorageGateway } from "@peloton/storage";
 import type { Logger } from "../../runtime/logger.ts";
-import type { SchedulerLoop } from "../../runtime/loop.ts";
 import type {
-  HostAdapter,
   HostAdapterState,
   HostLease,
   HostResources,
   LaunchResult,
+  RunningHostAdapter,
   StatusHandler,
   TaskLaunch,
   UnfinishedTasks,
 } from "../host-adapter.ts";
+import type { TaskLogRequest, TaskLogResult } from "../task-logs.ts";
 import { agentUrlString, clusterHostOf } from "./cluster-hosts.ts";
+import { DEFAULT_FRAMEWORK_NAME } from "./framework.ts";
 import { planLaunch } from "./launch-operations.ts";
 import { OfferPool, summarise } from "./offer-pool.ts";
+import { readTaskLog } from "./sandbox-logs.ts";
 import { StatusPipeline } from "./status-pipeline.ts";
 import { VolumeCleanup } from "./volume-cleanup.ts";
 
@@ -69,7 +71,7 @@ export interface MesosHostManagerOptions {
 
 const RECONCILE_BATCH = 1000;
 
-export class MesosHostManager implements HostAdapter, SchedulerLoop {
+export class MesosHostManager implements RunningHostAdapter {
   readonly name = "host-manager";
   private client: MesosSchedulerClient | undefined;
   private readonly pool = new OfferPool();
@@ -94,7 +96,7 @@ export class MesosHostManager implements HostAdapter, SchedulerLoop {
 
   constructor(private readonly opts: MesosHostManagerOptions) {
     this.log = opts.log.child({ component: "host-manager" });
-    this.frameworkName = opts.frameworkName ?? "peloton";
+    this.frameworkName = opts.frameworkName ?? DEFAULT_FRAMEWORK_NAME;
     this.role = opts.role ?? "peloton";
     this.pipeline = new StatusPipeline({
       handler: opts.onStatus,
@@ -397,6 +399,11 @@ export class MesosHostManager implements HostAdapter, SchedulerLoop {
         ? { grace_period: { nanoseconds: Math.round(opts.gracePeriodSeconds * 1e9) } }
         : undefined,
     );
+  }
+
+  /** From the run's sandbox on its agent (sandbox-logs.ts), as any replica reads it. */
+  taskLog(req: TaskLogRequest): Promise<TaskLogResult> {
+    return readTaskLog(this.opts.gateway, req, this.frameworkName);
   }
 
   async reconcile(tasks: ReadonlyArray<{ taskId: string; hostId?: string }>): Promise<void> {

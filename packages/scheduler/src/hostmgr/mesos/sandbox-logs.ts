@@ -3,57 +3,19 @@
  * from any process (the API's): the run's cluster task id and host come from
  * its events, the agent's URL from the host row, the framework id from the
  * stored subscription. Works the same on a real Mesos agent and mesos-sim.
+ * The Mesos adapter's `taskLog` and the Mesos log reader of any replica
+ * (hostmgr/clusters.ts) both read through here.
  */
 import { isTerminalTaskState } from "@peloton/engine";
 import { MesosError, readSandboxFile } from "@peloton/mesos";
-import type { StorageGateway, TaskRunRecord } from "@peloton/storage";
+import type { ReadOnlyGateway, TaskRunRecord } from "@peloton/storage";
+import type { TaskLogRefusal, TaskLogRequest, TaskLogResult } from "../task-logs.ts";
 import { agentUrlFromString } from "./cluster-hosts.ts";
-
-export type LogFile = "stdout" | "stderr";
-
-export interface TaskLogRequest {
-  jobId: string;
-  instance: number;
-  /** The current run when absent. */
-  run?: number | undefined;
-  file: LogFile;
-  /** Byte offset; -1 reads the last `length` bytes. */
-  offset: number;
-  length: number;
-  /** The sandbox directory from an earlier read (skips the agent's state lookup). */
-  directory?: string | undefined;
-  frameworkName?: string;
-}
-
-export type TaskLogRefusal =
-  | { code: "TASK_NOT_FOUND" }
-  | { code: "RUN_NOT_FOUND"; run: number }
-  | { code: "NOT_LAUNCHED"; run: number; state: string }
-  | { code: "NO_FRAMEWORK" }
-  | { code: "AGENT_UNKNOWN"; run: number; hostname: string | null }
-  | { code: "SANDBOX_UNAVAILABLE"; run: number; hostname: string; message: string };
-
-export interface TaskLogChunk {
-  run: number;
-  file: LogFile;
-  data: string;
-  /** Where `data` starts in the file. */
-  offset: number;
-  /** Where the next read starts. */
-  nextOffset: number;
-  /** The run has ended: once read to its end, the file will not grow. */
-  finished: boolean;
-  hostname: string;
-  directory: string;
-}
-
-export type TaskLogResult =
-  | { ok: true; chunk: TaskLogChunk }
-  | { ok: false; refusal: TaskLogRefusal };
+import { DEFAULT_FRAMEWORK_NAME } from "./framework.ts";
 
 /** Finds the run: the newest one, or the one asked for (pod history). */
 async function runOf(
-  gateway: StorageGateway,
+  gateway: ReadOnlyGateway,
   req: TaskLogRequest,
 ): Promise<{ ok: true; run: TaskRunRecord } | { ok: false; refusal: TaskLogRefusal }> {
   const runs = await gateway.taskHistory.runs(req.jobId, req.instance);
@@ -71,9 +33,11 @@ async function runOf(
   return { ok: true, run };
 }
 
+/** `frameworkName`: the key of the stored subscription (the adapter's framework name). */
 export async function readTaskLog(
-  gateway: StorageGateway,
+  gateway: ReadOnlyGateway,
   req: TaskLogRequest,
+  frameworkName = DEFAULT_FRAMEWORK_NAME,
 ): Promise<TaskLogResult> {
   const found = await runOf(gateway, req);
   if (!found.ok) return found;
@@ -81,7 +45,7 @@ export async function readTaskLog(
   if (run.clusterTaskId === null || run.hostname === null)
     return { ok: false, refusal: { code: "NOT_LAUNCHED", run: run.runId, state: run.state } };
   const [framework, host] = await Promise.all([
-    gateway.cluster.framework(req.frameworkName ?? "peloton"),
+    gateway.cluster.framework(frameworkName),
     gateway.hosts.get(run.hostname),
   ]);
   if (framework === null) return { ok: false, refusal: { code: "NO_FRAMEWORK" } };
@@ -160,26 +124,4 @@ export function isSandboxOf(directory: string, frameworkId: string, taskId: stri
   const podTask =
     rest.length === 5 && rest[1] === "runs" && rest[3] === "tasks" && rest[4] === taskId;
   return commandTask || podTask;
-}
-
-/** One sentence per refusal, for the API's error and the console. */
-export function describeTaskLogRefusal(
-  r: TaskLogRefusal,
-  req: { jobId: string; instance: number },
-): string {
-  const task = `instance ${req.instance} of job ${req.jobId}`;
-  switch (r.code) {
-    case "TASK_NOT_FOUND":
-      return `${task} does not exist`;
-    case "RUN_NOT_FOUND":
-      return `${task} has no run ${r.run}`;
-    case "NOT_LAUNCHED":
-      return `run ${r.run} of ${task} has not been launched yet (it is ${r.state}), so it has no logs`;
-    case "NO_FRAMEWORK":
-      return "the scheduler has not subscribed to the cluster yet, so no sandbox can be found";
-    case "AGENT_UNKNOWN":
-      return `run ${r.run} ran on ${r.hostname ?? "an unknown host"}, whose agent address is not known`;
-    case "SANDBOX_UNAVAILABLE":
-      return `run ${r.run}'s sandbox on ${r.hostname} cannot be read: ${r.message}`;
-  }
 }

@@ -1,0 +1,64 @@
+/**
+ * What the API asks of the scheduler, in one object its composition root
+ * builds per process: every write, through the component that owns it (jobs
+ * and tasks: job manager; pools: resource manager; hosts: host manager), and
+ * the one read that needs the cluster's knowledge (runs' logs, through the
+ * cluster kind's log reader; the lease and the cluster connection are
+ * `schedulerStatus`, runtime/status.ts). Each write commits its state
+ * change with its audit or event row in one transaction. Any replica may
+ * serve them: they work from storage, not from the leader's live connection.
+ */
+import { readOnlyView, type StorageGateway } from "@peloton/storage";
+import { type ClusterKind, clusterLogs, DEFAULT_CLUSTER_KIND } from "./hostmgr/clusters.ts";
+import { actOnHost, type HostAction, type HostActionResult } from "./hostmgr/host-actions.ts";
+import type { TaskLogReader } from "./hostmgr/task-logs.ts";
+import { actOnJob, type JobAction, type JobActionResult } from "./jobmgr/actions.ts";
+import { type CreateJobResult, createJob, type JobSubmission } from "./jobmgr/create-job.ts";
+import { createRespoolService, type RespoolService } from "./respool/service.ts";
+
+export interface SchedulerServices {
+  jobs: {
+    create(submission: JobSubmission): Promise<CreateJobResult>;
+    act(
+      jobId: string,
+      action: JobAction,
+      actor: string,
+      expectedVersion?: number,
+    ): Promise<JobActionResult>;
+  };
+  pools: RespoolService;
+  hosts: {
+    act(
+      hostname: string,
+      action: HostAction,
+      actor: string,
+      reason?: string,
+    ): Promise<HostActionResult>;
+  };
+  /** Runs' logs, from any replica. */
+  logs: TaskLogReader;
+}
+
+export interface SchedulerServicesOptions {
+  /** The cluster the system runs on (its log reader, its stored connection). Default Mesos. */
+  cluster?: ClusterKind;
+}
+
+export function schedulerServices(
+  gateway: StorageGateway,
+  opts: SchedulerServicesOptions = {},
+): SchedulerServices {
+  const cluster = opts.cluster ?? DEFAULT_CLUSTER_KIND;
+  return {
+    jobs: {
+      create: (submission) => createJob(gateway, submission),
+      act: (jobId, action, actor, expectedVersion) =>
+        actOnJob(gateway, jobId, action, actor, expectedVersion),
+    },
+    pools: createRespoolService(gateway),
+    hosts: {
+      act: (hostname, action, actor, reason) => actOnHost(gateway, hostname, action, actor, reason),
+    },
+    logs: clusterLogs(readOnlyView(gateway), cluster),
+  };
+}
