@@ -3,9 +3,10 @@
  * submit → admission → placement → launch → status updates → goal states.
  */
 import { SIM_DURATION_KEY } from "@peloton/mesos";
+import { readOnlyView } from "@peloton/storage";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
-import { readTaskLog } from "../src/hostmgr/mesos/sandbox-logs.ts";
+import { clusterLogs } from "../src/hostmgr/clusters.ts";
 import { actOnJob } from "../src/jobmgr/actions.ts";
 import {
   agent,
@@ -63,7 +64,7 @@ describe("job manager on mesos-sim", () => {
   });
 
   it("retries a failing command per its restart policy, then leaves it FAILED and the job FAILED", async () => {
-    await startSystem([agent("a1.test")]);
+    const { runtime } = await startSystem([agent("a1.test")]);
     const pool = await leafPool(gateway, "batch", ROOMY);
     const jobId = await submit(gateway, pool, {
       ...echoJob(1, "echo trying >&2; exit 3"),
@@ -85,16 +86,13 @@ describe("job manager on mesos-sim", () => {
       reason: "RESTART_AFTER_FAILURE",
     });
     expect(retry.message).toBe("retrying as run 2: 1 failures so far, within its restart policy");
-    // Each run's stderr is kept in its own sandbox.
-    const log = await readTaskLog(gateway, {
-      jobId,
-      instance: 0,
-      run: 2,
-      file: "stderr",
-      offset: 0,
-      length: 1000,
-    });
-    expect(log.ok && log.chunk.data).toBe("trying\n");
+    // Each run's stderr is kept in its own sandbox: read through the leader's
+    // adapter, and from storage alone as any replica reads it (the API's process).
+    const req = { jobId, instance: 0, run: 2, file: "stderr", offset: 0, length: 1000 } as const;
+    const viaAdapter = await runtime.hostManager!.taskLog(req);
+    expect(viaAdapter.ok && viaAdapter.chunk.data).toBe("trying\n");
+    const viaReplica = await clusterLogs(readOnlyView(gateway)).taskLog(req);
+    expect(viaReplica).toEqual(viaAdapter);
   });
 
   it("keeps tasks PENDING with the admission reason when the pool has no room", async () => {
