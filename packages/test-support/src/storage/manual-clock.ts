@@ -15,7 +15,8 @@ interface Pending {
 
 export class ManualClock implements Clock {
   private nowMs = 0;
-  private seq = 0;
+  // From 1: callers may test a timer for truth, as they may a Node timeout.
+  private seq = 1;
   private readonly pending = new Map<number, Pending>();
 
   now(): number {
