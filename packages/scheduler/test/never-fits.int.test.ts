@@ -25,7 +25,7 @@ import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { AdmissionLoop } from "../src/resmgr/admission-loop.ts";
 import { createRespoolService } from "../src/respool/service.ts";
 import { log, onCleanup } from "./support/cluster.ts";
-import { sql } from "./support/db.ts";
+import { directSql } from "./support/direct-sql.ts";
 import { agent, allIn, leafPool, ROOMY, startSystem, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
@@ -97,7 +97,7 @@ describe("gangs that can never fit", () => {
         },
       },
     });
-    expect(await sql("SELECT id FROM jobs")).toEqual([]);
+    expect(await directSql("SELECT id FROM jobs")).toEqual([]);
   });
 
   it("refuses at submit a gang above its pool's limit, and a scale after the limit was lowered", async () => {

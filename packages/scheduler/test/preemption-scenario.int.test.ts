@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { seedDemoData } from "../src/index.ts";
-import { sql } from "./support/db.ts";
+import { directSql } from "./support/direct-sql.ts";
 import { preemptionScenario, type ScenarioOutcome } from "./support/preemption-scenario.ts";
 
 const gateway = testGateway();
@@ -61,7 +61,7 @@ describe("the preemptor's write path on the demo tree", () => {
     expect(s.cameBack.victim.stateAfter).toBe("PENDING");
     expect(s.cameBack.rescheduled).toEqual({ at: new Date(NOW.getTime() - 35 * 60_000), runId: 1 });
     expect(s.cameBack.taskNow).toEqual({ state: "SUCCEEDED", runId: 1 });
-    const events = await sql<{ state: string; source: string; reason: string | null }>(
+    const events = await directSql<{ state: string; source: string; reason: string | null }>(
       "SELECT state::text, source, reason FROM task_events WHERE task_id = $1 ORDER BY at, id",
       [s.cameBack.victim.taskId],
     );

@@ -22,7 +22,7 @@ import { resetDatabase, testGateway } from "../../storage/test/support/gateway.t
 import { type PreemptorCycle, rowOf } from "../src/resmgr/preemptor-loop.ts";
 import { calculateSnapshot, numbersOf } from "../src/respool/entitlements.ts";
 import { loadPoolSnapshot } from "../src/respool/snapshot.ts";
-import { sql } from "./support/db.ts";
+import { directSql } from "./support/direct-sql.ts";
 import { agent, eventsOf, leafPool, startSystem, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
@@ -201,7 +201,7 @@ describe("the preemptor on mesos-sim", () => {
     const victimRow = (await tasksOf(aJob)).find((t) => t.instance_id === victim.instanceId)!;
     expect(victimRow).toMatchObject({ state: "PENDING", run_id: 2, failure_count: 0 });
     // The job's counts followed every move (the preemptor's included).
-    const [counts] = await sql<{ task_stats: Record<string, number> }>(
+    const [counts] = await directSql<{ task_stats: Record<string, number> }>(
       "SELECT task_stats FROM jobs WHERE id = $1",
       [aJob],
     );
@@ -232,9 +232,10 @@ describe("the preemptor on mesos-sim", () => {
     });
     expect(rows.items).toHaveLength(1);
     const [row] = rows.items;
-    const [highTask] = await sql<{ id: string }>("SELECT id::text FROM tasks WHERE job_id = $1", [
-      high,
-    ]);
+    const [highTask] = await directSql<{ id: string }>(
+      "SELECT id::text FROM tasks WHERE job_id = $1",
+      [high],
+    );
     expect(row).toMatchObject({
       kind: "INTRA_POOL",
       level: p,

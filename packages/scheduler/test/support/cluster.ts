@@ -13,7 +13,7 @@ import { JobConfigs } from "../../src/jobmgr/job-configs.ts";
 import { StatusUpdates } from "../../src/jobmgr/status-updates.ts";
 import { TaskWriter } from "../../src/jobmgr/task-writer.ts";
 import { silentLogger } from "../../src/runtime/logger.ts";
-import { sql } from "./db.ts";
+import { directSql } from "./direct-sql.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -127,7 +127,7 @@ export async function batchJob(
       gpu: 0,
     })),
   );
-  const rows = await sql<{ id: string }>(
+  const rows = await directSql<{ id: string }>(
     "SELECT id::text FROM tasks WHERE job_id = $1 ORDER BY instance_id",
     [job.id],
   );
