@@ -84,15 +84,6 @@ export interface Exception {
 export const EXCEPTIONS: readonly Exception[] = [
   {
     rule: "relative-into-package",
-    from: /^(packages\/[^/]+|apps\/console)\/(test|bench)\/|^e2e\//,
-    // Helpers only (test/support/, bench/ modules that are not benchmarks), never src/.
-    to: /^packages\/[^/]+\/(test\/support\/|bench\/(?![^/]*\.bench\.ts$))/,
-    until:
-      "issue 15 item 6: test support shared across packages becomes a workspace package; " +
-      "until then tests and benchmarks borrow other packages' test/support/ and bench helpers by path",
-  },
-  {
-    rule: "relative-into-package",
     from: /^e2e\//,
     to: /^apps\/console\/src\/lib\/format\.ts$/,
     until:

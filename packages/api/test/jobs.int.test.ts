@@ -3,14 +3,15 @@
  * database: Peloton YAML in, task rows PENDING with their first event out;
  * bad files refused with the field (and line) named and nothing stored.
  */
+
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { directSql } from "../../scheduler/test/support/direct-sql.ts";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
 import type { ConfigApiIssue } from "../src/routers/jobs.handler.ts";
-import { testContext } from "./support/context.ts";
 import { batchYaml } from "./support/jobs.ts";
 
 const ctx = testContext();

@@ -1,6 +1,6 @@
+import { testContext } from "@peloton/test-support/api/context.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCaller, type LiveMessage } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 afterAll(() => ctx.close());

@@ -36,6 +36,7 @@ export {
   createJob,
   type JobSubmission,
 } from "./jobmgr/create-job.ts";
+export type { JobManagerTuning } from "./jobmgr/job-manager.ts";
 export {
   type PreemptionFacts,
   preemptedStateOf,
@@ -51,6 +52,7 @@ export {
   PreemptorLoop,
   type PreemptorLoopOptions,
   type PreemptorTuning,
+  rowOf as preemptorRowOf,
 } from "./resmgr/preemptor-loop.ts";
 export * from "./respool/index.ts";
 export { LeaderElection, type LeaderElectionOptions, type LeaderTerm } from "./runtime/leader.ts";

@@ -4,13 +4,13 @@
  * recorded then acknowledged, reconnection and reconciliation, agent loss.
  */
 import { readSandboxFile } from "@peloton/mesos";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import type { TaskLaunch, TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
 import { agentUrlFromString } from "../src/hostmgr/mesos/cluster-hosts.ts";
 import { EVENT_SOURCES } from "../src/jobmgr/event-sources.ts";
 import { batchJob, hostManager, jobStatusHandler, testSim } from "./support/cluster.ts";
-import { directSql } from "./support/direct-sql.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

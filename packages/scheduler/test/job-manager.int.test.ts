@@ -3,10 +3,6 @@
  * submit → admission → placement → launch → status updates → goal states.
  */
 import { SIM_DURATION_KEY } from "@peloton/mesos";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
-import { readTaskLog } from "../src/hostmgr/mesos/sandbox-logs.ts";
-import { actOnJob } from "../src/jobmgr/actions.ts";
 import {
   agent,
   allIn,
@@ -18,7 +14,11 @@ import {
   statesOf,
   submit,
   tasksOf,
-} from "./support/system.ts";
+} from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { readTaskLog } from "../src/hostmgr/mesos/sandbox-logs.ts";
+import { actOnJob } from "../src/jobmgr/actions.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

@@ -5,12 +5,12 @@
  * API answered that with a 500; now the stop runs again and succeeds.
  */
 import { openGateway, type StorageGateway } from "@peloton/storage";
+import { leafPool, ROOMY, submit } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { actOnJob } from "../src/jobmgr/actions.ts";
-import { directSql } from "./support/direct-sql.ts";
-import { leafPool, ROOMY, submit } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

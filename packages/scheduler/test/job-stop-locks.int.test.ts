@@ -7,13 +7,13 @@
  * nor a writer transaction is ever chosen as a deadlock victim.
  */
 import type { TaskChange, TaskState } from "@peloton/storage";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { pino } from "pino";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { actOnJob } from "../src/jobmgr/actions.ts";
 import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { batchJob } from "./support/cluster.ts";
-import { directSql } from "./support/direct-sql.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

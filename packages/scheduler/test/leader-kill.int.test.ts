@@ -5,12 +5,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { agent, leafPool, ROOMY, submit } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { onCleanup, testSim } from "./support/cluster.ts";
-import { directSql } from "./support/direct-sql.ts";
 import { recordLaunches } from "./support/launch-recorder.ts";
-import { agent, leafPool, ROOMY, submit } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

@@ -2,12 +2,12 @@
 
 import { readFileSync } from "node:fs";
 import { isFencedOut, openGateway } from "@peloton/storage";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { PeriodicLoop } from "../src/runtime/loop.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
-import { directSql } from "./support/direct-sql.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

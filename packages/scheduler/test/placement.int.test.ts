@@ -4,10 +4,6 @@
  * daemon jobs following the hosts, stateful volumes sticking to their host.
  */
 import { SIM_DURATION_KEY } from "@peloton/mesos";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
-import { actOnJob } from "../src/jobmgr/actions.ts";
-import { directSql } from "./support/direct-sql.ts";
 import {
   agent,
   allIn,
@@ -19,7 +15,11 @@ import {
   statesOf,
   submit,
   tasksOf,
-} from "./support/system.ts";
+} from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { actOnJob } from "../src/jobmgr/actions.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

@@ -3,11 +3,15 @@
  * the demo tree, `preemptionRowOf` words it, `recordMany` moves each victim
  * with its event and row, and a victim that runs again is marked as back.
  */
+
+import {
+  preemptionScenario,
+  type ScenarioOutcome,
+} from "@peloton/test-support/scheduler/preemption-scenario.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { seedDemoData } from "../src/index.ts";
-import { directSql } from "./support/direct-sql.ts";
-import { preemptionScenario, type ScenarioOutcome } from "./support/preemption-scenario.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

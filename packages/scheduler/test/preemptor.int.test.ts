@@ -17,13 +17,20 @@
 import { decidePreemptions, type JobConfigInput } from "@peloton/engine";
 import { SIM_DURATION_KEY } from "@peloton/mesos";
 import type { PreemptionRecord } from "@peloton/storage";
+import {
+  agent,
+  eventsOf,
+  leafPool,
+  startSystem,
+  submit,
+  tasksOf,
+} from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { type PreemptorCycle, rowOf } from "../src/resmgr/preemptor-loop.ts";
 import { calculateSnapshot, numbersOf } from "../src/respool/entitlements.ts";
 import { loadPoolSnapshot } from "../src/respool/snapshot.ts";
-import { directSql } from "./support/direct-sql.ts";
-import { agent, eventsOf, leafPool, startSystem, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

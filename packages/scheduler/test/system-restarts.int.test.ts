@@ -5,14 +5,14 @@
  * a warning per run.
  */
 import { MesosSchedulerClient, SIM_DURATION_KEY } from "@peloton/mesos";
+import { agent, leafPool, ROOMY, submit, tasksOf } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import type { Logger } from "../src/runtime/logger.ts";
 import { type SchedulerRuntime, startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
-import { directSql } from "./support/direct-sql.ts";
-import { agent, leafPool, ROOMY, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

@@ -27,6 +27,7 @@ export function handlePreemptionsCsv(req: Request): Response {
   return preemptionsCsvResponse(processGateway(), new URL(req.url));
 }
 
+export { preemptionsCsvResponse } from "../preemptions/http.ts";
 export { createTrpcEdge, type EdgeOptions } from "./edge.ts";
 export { processChanges, processGateway } from "./gateway.ts";
 

@@ -6,13 +6,16 @@
  */
 import { type JobConfigInput, jobConfigSchema } from "@peloton/engine";
 import type { AgentSpec, MesosSim, MesosSimOptions } from "@peloton/mesos";
+import {
+  createJob,
+  type JobManagerTuning,
+  type SchedulerRuntime,
+  startScheduler,
+} from "@peloton/scheduler";
 import type { StorageGateway } from "@peloton/storage";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { expect, inject } from "vitest";
-import { createJob } from "../../src/jobmgr/create-job.ts";
-import type { JobManagerTuning } from "../../src/jobmgr/job-manager.ts";
-import { type SchedulerRuntime, startScheduler } from "../../src/runtime/scheduler.ts";
-import { log, onCleanup, testSim } from "./cluster.ts";
-import { directSql } from "./direct-sql.ts";
+import { log, onCleanup, testSim } from "./sim.ts";
 
 export interface System {
   sim: MesosSim;

@@ -7,7 +7,7 @@
  */
 import pg from "pg";
 import { afterAll, inject } from "vitest";
-import "../../../storage/test/support/provided-context.ts";
+import "./provided-context.ts";
 
 const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
 afterAll(() => pool.end());

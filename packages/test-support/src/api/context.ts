@@ -1,8 +1,8 @@
+import type { Actor, Context } from "@peloton/api";
 import { ChangeListener } from "@peloton/storage";
+import { testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { inject } from "vitest";
-import { testGateway } from "../../../storage/test/support/gateway.ts";
-import type { Actor, Context } from "../../src/index.ts";
-import "../../../storage/test/support/provided-context.ts";
+import "@peloton/test-support/storage/provided-context.ts";
 
 /** A real API context on the run's scratch database: gateway, change feed, an actor. */
 export function testContext(actor: Actor = { login: "alice", displayName: "Alice" }): Context & {
