@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["packages/*/test/**/*.int.test.ts"],
-          globalSetup: ["packages/storage/test/support/global-setup.ts"],
+          globalSetup: ["packages/test-support/src/storage/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

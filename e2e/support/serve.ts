@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { bootSystem } from "@peloton/scheduler/boot";
 import { openGateway } from "@peloton/storage";
-import { killTaskProcesses } from "../../packages/mesos/test/support/task-processes.ts";
-import { createScratchDatabase } from "../../packages/storage/test/support/scratch-database.ts";
+import { killTaskProcesses } from "@peloton/test-support/mesos/task-processes.ts";
+import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
 import { E2E_AGENTS, type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");

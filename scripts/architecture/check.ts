@@ -13,6 +13,7 @@ import {
   PACKAGES,
   type PackageName,
   type Rule,
+  TEST_SUPPORT,
 } from "./rules.ts";
 
 export interface SourceFile {
@@ -36,14 +37,26 @@ type Importer =
 
 const NAMES = Object.keys(PACKAGES) as PackageName[];
 
-/** The package a repository path belongs to, if any. */
+/** The package whose test support a folder of the shared test helpers is (`src/<package>/`). */
+function supportedPackage(inner: string): PackageName | null {
+  const name = inner.split("/")[0] ?? "";
+  return name in PACKAGES && name !== "console" ? (name as PackageName) : null;
+}
+
+/**
+ * The package a repository path belongs to, if any; a file of the shared test
+ * helpers belongs to the package it supports.
+ */
 export function packageOf(path: string): PackageName | null {
+  if (path.startsWith(`${TEST_SUPPORT}/src/`))
+    return supportedPackage(path.slice(TEST_SUPPORT.length + "/src/".length));
   return NAMES.find((name) => path.startsWith(`${PACKAGES[name]}/`)) ?? null;
 }
 
 function importerOf(path: string): Importer {
   const pkg = packageOf(path);
   if (!pkg) return { kind: "outside" };
+  if (path.startsWith(`${TEST_SUPPORT}/`)) return { kind: "support", pkg, layer: pkg as Layer };
   const inner = path.slice(PACKAGES[pkg].length + 1);
   const layer: Layer =
     pkg !== "console" ? pkg : inner.startsWith("server/") ? "console-server" : "console-ui";
@@ -74,7 +87,11 @@ export function reachable(layer: Layer): Set<PackageName> {
 function targetOf(
   file: string,
   specifier: string,
-): { pkg: PackageName | null; path: string | null; unknown?: boolean } {
+): { pkg: PackageName | null; path: string | null; unknown?: boolean; testSupport?: boolean } {
+  if (specifier.startsWith("@peloton/test-support/")) {
+    const pkg = supportedPackage(specifier.slice("@peloton/test-support/".length));
+    return pkg ? { pkg, path: null, testSupport: true } : { pkg: null, path: null, unknown: true };
+  }
   if (specifier.startsWith("@peloton/")) {
     const name = specifier.slice("@peloton/".length).split("/")[0]!;
     return name in PACKAGES
@@ -98,14 +115,28 @@ export function violationsOf(file: string, specifier: string, declared?: Declare
   const found: Violation[] = [];
   const add = (rule: Rule, message: string) => found.push({ rule, file, specifier, message });
 
-  if (target.unknown) add("unknown-package", `${specifier} is no workspace package`);
+  if (target.unknown)
+    add(
+      "unknown-package",
+      specifier.startsWith("@peloton/test-support")
+        ? `${specifier} names no package's folder of the shared test helpers (@peloton/test-support/<package>/<file>.ts)`
+        : `${specifier} is no workspace package`,
+    );
+  if (target.testSupport && importer.kind === "production")
+    add("test-support-in-production", "production code never imports the test helpers");
   if (target.path !== null) {
     const own = importer.kind === "outside" ? null : importer.pkg;
-    if (target.pkg && target.pkg !== own) {
+    const inSupport = (p: string) => p.startsWith(`${TEST_SUPPORT}/`);
+    // The test helpers' folders are packages of their own: one reaches another by name.
+    const crosses =
+      inSupport(target.path) !== inSupport(file) || (target.pkg !== null && target.pkg !== own);
+    if (target.pkg && crosses) {
       add(
         "relative-into-package",
-        `reaches into ${PACKAGES[target.pkg]} by path; import @peloton/${target.pkg} ` +
-          "(its exports) instead",
+        inSupport(target.path)
+          ? `reaches into ${TEST_SUPPORT} by path; import @peloton/test-support/${target.pkg}/… instead`
+          : `reaches into ${PACKAGES[target.pkg]} by path; import @peloton/${target.pkg} ` +
+              "(its exports) instead",
       );
     } else if (!target.pkg && importer.kind === "production") {
       add(
@@ -130,7 +161,8 @@ export function violationsOf(file: string, specifier: string, declared?: Declare
         `not ${target.pkg}`,
     );
   }
-  const deps = importer.kind === "production" ? declared?.[importer.pkg] : undefined;
+  const deps =
+    importer.kind === "production" && !target.testSupport ? declared?.[importer.pkg] : undefined;
   if (deps && target.path === null && !deps.includes(`@peloton/${target.pkg}`)) {
     add(
       "undeclared",

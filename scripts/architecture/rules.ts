@@ -17,6 +17,16 @@ export const PACKAGES = {
 export type PackageName = keyof typeof PACKAGES;
 
 /**
+ * The workspace package of test helpers shared across packages
+ * (`@peloton/test-support`). It is no layer of its own: each folder under its
+ * `src/` is test support of the package it is named after
+ * (`src/storage/` helps test what storage reaches, `src/api/` what the API
+ * does), imported as `@peloton/test-support/<package>/<file>.ts` and held to
+ * that package's test rules. Production code never imports it.
+ */
+export const TEST_SUPPORT = "packages/test-support";
+
+/**
  * Where production code sits in the layering. Each package is one layer,
  * except the console: its server folder is the composition root (it starts
  * PostgreSQL, the scheduler and Next), its UI is everything else.
@@ -54,7 +64,9 @@ export type Rule =
   /** Production code imports a workspace package its package.json does not list in "dependencies". */
   | "undeclared"
   /** An `@peloton/…` name that is no workspace package. */
-  | "unknown-package";
+  | "unknown-package"
+  /** Production code imports the shared test helpers. */
+  | "test-support-in-production";
 
 /**
  * An import the check lets pass for now. Each names the issue item whose work
@@ -72,15 +84,6 @@ export interface Exception {
 }
 
 export const EXCEPTIONS: readonly Exception[] = [
-  {
-    rule: "relative-into-package",
-    from: /^(packages\/[^/]+|apps\/console)\/(test|bench)\/|^e2e\//,
-    // Helpers only (test/support/, bench/ modules that are not benchmarks), never src/.
-    to: /^packages\/[^/]+\/(test\/support\/|bench\/(?![^/]*\.bench\.ts$))/,
-    until:
-      "issue 15 item 6: test support shared across packages becomes a workspace package; " +
-      "until then tests and benchmarks borrow other packages' test/support/ and bench helpers by path",
-  },
   {
     rule: "relative-into-package",
     from: /^e2e\//,

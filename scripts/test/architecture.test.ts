@@ -120,6 +120,34 @@ describe("the arrows", () => {
     expect(rules("packages/api/bench/a.bench.ts", "../../../bench/harness.ts")).toEqual([]);
   });
 
+  it("holds the shared test helpers' folders to the rules of the package each supports", () => {
+    const ts = "@peloton/test-support";
+    expect(rules("packages/cli/test/a.int.test.ts", `${ts}/api/context.ts`)).toEqual([]);
+    expect(rules("packages/scheduler/test/a.test.ts", `${ts}/storage/manual-clock.ts`)).toEqual([]);
+    expect(rules("e2e/support/serve.ts", `${ts}/storage/scratch-database.ts`)).toEqual([]);
+    expect(rules("packages/storage/test/a.int.test.ts", `${ts}/scheduler/system.ts`)).toEqual([
+      "test-direction",
+    ]);
+    expect(rules("packages/test-support/src/storage/a.ts", "@peloton/scheduler")).toEqual([
+      "test-direction",
+    ]);
+    expect(rules("packages/test-support/src/api/a.ts", `${ts}/scheduler/system.ts`)).toEqual([]);
+    expect(rules("packages/test-support/src/api/a.ts", "../scheduler/system.ts")).toEqual([
+      "relative-into-package",
+    ]);
+    expect(rules("packages/test-support/src/storage/a.ts", "../../../storage/src/a.ts")).toEqual([
+      "relative-into-package",
+    ]);
+    expect(rules("packages/storage/test/a.test.ts", "../../test-support/src/storage/a.ts")).toEqual(
+      ["relative-into-package"],
+    );
+    expect(rules("packages/scheduler/src/a.ts", `${ts}/storage/manual-clock.ts`)).toEqual([
+      "test-support-in-production",
+    ]);
+    expect(rules("packages/api/test/a.test.ts", `${ts}/console/a.ts`)).toEqual(["unknown-package"]);
+    expect(rules("packages/api/test/a.test.ts", ts)).toEqual(["unknown-package"]);
+  });
+
   it("keeps production code inside its package and to known package names", () => {
     expect(rules("packages/engine/src/a.ts", "../../../bench/harness.ts")).toEqual([
       "relative-out-of-package",

@@ -1,5 +1,5 @@
+import { preemptionRecord } from "@peloton/test-support/storage/preemption-builders.ts";
 import { describe, expect, it } from "vitest";
-import { preemptionRecord } from "../../../packages/storage/test/support/preemption-builders.ts";
 import { cameBackOf } from "../src/components/preemptions/came-back.ts";
 import type { PreemptionRow } from "../src/lib/api-types.ts";
 

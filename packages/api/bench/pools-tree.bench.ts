@@ -8,6 +8,7 @@
 
 import { ensureRootPool } from "@peloton/scheduler";
 import type { NewTask, StorageGateway } from "@peloton/storage";
+import { randomPools } from "@peloton/test-support/engine/random-pools.ts";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import superjson from "superjson";
 import {
@@ -21,7 +22,6 @@ import {
   seededRandom,
   timeRounds,
 } from "../../../bench/harness.ts";
-import { randomPools } from "../../engine/bench/random-pools.ts";
 import type { AppRouter } from "../src/index.ts";
 import { transformer } from "../src/transformer.ts";
 import { withServedApi } from "./served-api.ts";

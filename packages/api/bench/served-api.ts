@@ -4,8 +4,8 @@
  * `fn`, whatever it does.
  */
 import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
-import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
-import { type ServedApi, serveApi } from "../test/support/http-server.ts";
+import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
+import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
 
 export interface ApiStage {
   gateway: StorageGateway;

@@ -5,11 +5,11 @@
  */
 
 import { ensureRootPool } from "@peloton/scheduler";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
 import { givenHost } from "./support/cluster.ts";
-import { testContext } from "./support/context.ts";
 
 const alice = testContext({ login: "alice", displayName: "Alice" });
 const bob = testContext({ login: "bob", displayName: "Bob" });

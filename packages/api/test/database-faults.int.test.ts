@@ -8,12 +8,12 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { schedulerServices } from "@peloton/scheduler";
 import { ChangeListener, createDb, openGateway } from "@peloton/storage";
+import { serveApi } from "@peloton/test-support/api/http-server.ts";
 import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { answerFor } from "../src/errors/answers.ts";
-import { serveApi } from "./support/http-server.ts";
 import { mutate, query } from "./support/probe.ts";
-import "../../storage/test/support/provided-context.ts";
+import "@peloton/test-support/storage/provided-context.ts";
 
 /** A TCP proxy to PostgreSQL that can be stopped (every connection cut, the port closed) and started again. */
 class DatabaseProxy {

@@ -9,14 +9,15 @@
  * database is byte-for-byte what it was (row counts and checksums).
  */
 import { MAX_REQUEST_BYTES } from "@peloton/engine";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { ConfigError, checkJobYaml, parsePelotonYaml } from "../src/config/index.ts";
 import { appRouter, createCaller } from "../src/index.ts";
 import { respoolConfigSchema } from "../src/schemas/index.ts";
 import { givenHost } from "./support/cluster.ts";
-import { testContext } from "./support/context.ts";
 import {
   mutateInput,
   mutateYaml,
@@ -24,7 +25,6 @@ import {
   VALID_JOB_YAML,
   VALID_RESPOOL_YAML,
 } from "./support/fuzz-inputs.ts";
-import { type ServedApi, serveApi } from "./support/http-server.ts";
 import { type Answer, fingerprint, mutate, query } from "./support/probe.ts";
 import { within } from "./support/timing.ts";
 

@@ -3,11 +3,11 @@
  * lease row and the framework row), with this replica named by PELOTON_REPLICA.
  */
 import { openGateway } from "@peloton/storage";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { readHealth } from "../src/health.ts";
 import { createCaller } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 const { gateway } = ctx;

@@ -1,10 +1,10 @@
 /** The hosts router against the scratch database, hosts recorded as the host manager records them. */
 import type { ClusterHost } from "@peloton/storage";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { sql } from "../../scheduler/test/support/db.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 const { gateway } = ctx;
@@ -110,7 +110,7 @@ describe("hosts.drain and hosts.up", () => {
       state: "UP",
       stateReason: "brought up by alice",
     });
-    const actions = await sql<{ action: string; actor: string; target_id: string }>(
+    const actions = await directSql<{ action: string; actor: string; target_id: string }>(
       "SELECT action, actor, target_id FROM audit_log ORDER BY id",
     );
     expect(actions).toEqual([

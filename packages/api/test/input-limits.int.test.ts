@@ -4,12 +4,13 @@
  * sentence naming the field and the limit, in milliseconds, while a health
  * probe keeps answering, and the database is left exactly as it was.
  */
+
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
-import { type ServedApi, serveApi } from "./support/http-server.ts";
 import { batchYaml } from "./support/jobs.ts";
 import { type Answer, call, fingerprint, mutate, query } from "./support/probe.ts";
 import { within } from "./support/timing.ts";

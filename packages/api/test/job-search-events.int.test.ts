@@ -3,11 +3,12 @@
  * timeline (every instance, newest first, by keyset) and the header search
  * finding jobs by name or id and tasks as `<job>/<instance>`.
  */
+
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 import { batchYaml } from "./support/jobs.ts";
 
 const ctx = testContext();

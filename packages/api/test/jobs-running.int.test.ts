@@ -4,11 +4,12 @@
  * its instances and events read back through `tasks.*`, its stdout through
  * `tasks.logs` and `tasks.logsFollow`; a pool without room says why.
  */
+
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { agent, leafPool, ROOMY, startSystem } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { agent, leafPool, ROOMY, startSystem } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 import { batchYaml } from "./support/jobs.ts";
 
 const ctx = testContext();

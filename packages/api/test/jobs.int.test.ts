@@ -3,14 +3,15 @@
  * database: Peloton YAML in, task rows PENDING with their first event out;
  * bad files refused with the field (and line) named and nothing stored.
  */
+
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { sql } from "../../scheduler/test/support/db.ts";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
 import type { ConfigApiIssue } from "../src/routers/jobs.handler.ts";
-import { testContext } from "./support/context.ts";
 import { batchYaml } from "./support/jobs.ts";
 
 const ctx = testContext();
@@ -34,7 +35,7 @@ async function issuesOf(
 }
 
 async function rowCounts() {
-  const [r] = await sql<{ jobs: number; tasks: number; events: number }>(
+  const [r] = await directSql<{ jobs: number; tasks: number; events: number }>(
     `SELECT (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM tasks)::int AS tasks,
             (SELECT count(*) FROM task_events)::int AS events`,
   );
@@ -82,7 +83,7 @@ describe("jobs.create", () => {
         reason: "CREATED",
       }),
     ]);
-    const [audit] = await sql<{ actor: string; action: string }>(
+    const [audit] = await directSql<{ actor: string; action: string }>(
       "SELECT actor, action FROM audit_log",
     );
     expect(audit).toEqual({ actor: "alice", action: "job.create" });
@@ -209,7 +210,7 @@ describe("tasks.list", () => {
     const pool = await leafPool(gateway);
     const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 25 }) });
     // Give some tasks a host and a start time, leave the others null.
-    await sql(
+    await directSql(
       `UPDATE tasks SET hostname = 'h' || (instance_id % 3), started_at = now() - (instance_id || ' s')::interval
        WHERE job_id = $1 AND instance_id % 2 = 0`,
       [id],
@@ -255,7 +256,12 @@ describe("tasks.list", () => {
 describe("job and task actions write intent", () => {
   async function goals(jobId: string) {
     return (
-      await sql<{ instance_id: number; goal_state: string; desired_run: number; state: string }>(
+      await directSql<{
+        instance_id: number;
+        goal_state: string;
+        desired_run: number;
+        state: string;
+      }>(
         "SELECT instance_id, goal_state::text, desired_run, state::text FROM tasks WHERE job_id = $1 ORDER BY instance_id",
         [jobId],
       )
@@ -276,7 +282,9 @@ describe("job and task actions write intent", () => {
     const job = await caller.jobs.stop({ id, version: 2 });
     expect(job).toMatchObject({ version: 3, goalState: "KILLED", instances: [0, 3] });
     // A run that ended gets a new desired run on start; one that never ran is only given its goal back.
-    await sql("UPDATE tasks SET state = 'KILLED' WHERE job_id = $1 AND instance_id = 0", [id]);
+    await directSql("UPDATE tasks SET state = 'KILLED' WHERE job_id = $1 AND instance_id = 0", [
+      id,
+    ]);
     await caller.jobs.start({ id });
     expect(await goals(id)).toEqual([
       "0:SUCCEEDED:2:KILLED",
@@ -286,7 +294,7 @@ describe("job and task actions write intent", () => {
     ]);
     await caller.tasks.restart({ jobId: id, instances: [{ from: 3, to: 3 }] });
     expect((await goals(id))[3]).toBe("3:SUCCEEDED:2:PENDING");
-    const actions = await sql<{ action: string }>("SELECT action FROM audit_log ORDER BY id");
+    const actions = await directSql<{ action: string }>("SELECT action FROM audit_log ORDER BY id");
     expect(actions.map((a) => a.action)).toEqual([
       "job.create",
       "job.stop",
@@ -332,7 +340,9 @@ describe("job and task actions write intent", () => {
     ]);
     // Back up: instance 1 was already DELETED and is queued again as run 2; instance 2
     // is still being deleted and gets run 2 once that ends.
-    await sql("UPDATE tasks SET state = 'DELETED' WHERE job_id = $1 AND instance_id = 1", [id]);
+    await directSql("UPDATE tasks SET state = 'DELETED' WHERE job_id = $1 AND instance_id = 1", [
+      id,
+    ]);
     await caller.jobs.scale({ id, instanceCount: 3 });
     expect(await goals(id)).toEqual([
       "0:SUCCEEDED:1:PENDING",
@@ -340,7 +350,7 @@ describe("job and task actions write intent", () => {
       "2:SUCCEEDED:2:PENDING",
       "3:DELETED:1:PENDING",
     ]);
-    const runs = await sql<{ instance_id: number; run_id: number }>(
+    const runs = await directSql<{ instance_id: number; run_id: number }>(
       "SELECT instance_id, run_id FROM tasks WHERE job_id = $1 ORDER BY instance_id",
       [id],
     );

@@ -1,7 +1,7 @@
+import { testContext } from "@peloton/test-support/api/context.ts";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createCaller, type LiveMessage } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 afterAll(() => ctx.close());

@@ -1,8 +1,8 @@
 import { seedDemoData } from "@peloton/scheduler";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 const { gateway } = ctx;

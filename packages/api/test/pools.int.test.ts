@@ -12,13 +12,13 @@
  * Other kinds: Peloton's defaults (reservation 0, limit 0, share 1).
  */
 import type { RespoolConfigInput } from "@peloton/api/schemas";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { TRPCError } from "@trpc/server";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { type ApiIssue, createCaller, issuesOf } from "../src/index.ts";
 import { givenHost, givenTasks } from "./support/cluster.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 const { gateway } = ctx;

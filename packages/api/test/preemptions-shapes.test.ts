@@ -1,6 +1,7 @@
 /** The pure parts of the preemption API: URL filters, durations, CSV cells and names, count series. */
+
+import { preemptionRecord } from "@peloton/test-support/storage/preemption-builders.ts";
 import { describe, expect, it } from "vitest";
-import { preemptionRecord } from "../../storage/test/support/preemption-builders.ts";
 import { bucketSecondsFor, countSeries } from "../src/preemptions/counts.ts";
 import { CSV_HEADER, csvFilename, csvRow } from "../src/preemptions/csv.ts";
 import {

@@ -9,18 +9,18 @@
  */
 
 import { seedDemoData } from "@peloton/scheduler";
-import { TRPCError } from "@trpc/server";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { testContext } from "@peloton/test-support/api/context.ts";
 import {
   preemptionScenario,
   type ScenarioOutcome,
-} from "../../scheduler/test/support/preemption-scenario.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
+} from "@peloton/test-support/scheduler/preemption-scenario.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createCaller } from "../src/index.ts";
 import { CSV_HEADER } from "../src/preemptions/csv.ts";
 import { preemptionsCsvResponse } from "../src/preemptions/http.ts";
 import type { PreemptionFiltersInput } from "../src/schemas/index.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 const caller = createCaller(ctx);

@@ -4,12 +4,12 @@
  * API, its volumes pinned and created the way the placement loop does.
  */
 
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller, issuesOf } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 
 const ctx = testContext();
 const { gateway } = ctx;

@@ -6,12 +6,12 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createCaller } from "@peloton/api";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { testContext } from "../../api/test/support/context.ts";
-import { type ServedApi, serveApi } from "../../api/test/support/http-server.ts";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { BIN, expectOneLineError, runCli } from "./support/run-cli.ts";
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name);

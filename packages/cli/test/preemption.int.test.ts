@@ -6,14 +6,14 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { seedDemoData } from "@peloton/scheduler";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { testContext } from "../../api/test/support/context.ts";
-import { type ServedApi, serveApi } from "../../api/test/support/http-server.ts";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import {
   preemptionScenario,
   type ScenarioOutcome,
-} from "../../scheduler/test/support/preemption-scenario.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
+} from "@peloton/test-support/scheduler/preemption-scenario.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 const BIN = resolve(import.meta.dirname, "../bin/peloton.mjs");
 const ctx = testContext({ login: "oncall", displayName: "On-call" });

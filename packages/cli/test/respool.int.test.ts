@@ -8,11 +8,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureRootPool } from "@peloton/scheduler";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { testContext } from "../../api/test/support/context.ts";
-import { type ServedApi, serveApi } from "../../api/test/support/http-server.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { expectOneLineError, runCli } from "./support/run-cli.ts";
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name);

@@ -4,11 +4,11 @@
  * the way the placement loop pins them.
  */
 import { join } from "node:path";
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { testContext } from "../../api/test/support/context.ts";
-import { type ServedApi, serveApi } from "../../api/test/support/http-server.ts";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { expectOneLineError, runCli } from "./support/run-cli.ts";
 
 const ctx = testContext({ login: "cli-user", displayName: "CLI user" });

@@ -5,6 +5,8 @@
  * < 5 ms and < 50 ms). Beside the headline: the same with every pool
  * explained, and the calculation alone on a pre-compiled tree.
  */
+
+import { randomPools } from "@peloton/test-support/engine/random-pools.ts";
 import {
   type Benchmark,
   type BenchResult,
@@ -17,7 +19,6 @@ import {
   timeRounds,
 } from "../../../bench/harness.ts";
 import { calculateEntitlement, compilePools, computeEntitlement } from "../src/index.ts";
-import { randomPools } from "./random-pools.ts";
 
 function entitlementBench(count: number, rounds: number, goalMs: number): Benchmark {
   const name = `entitlement.pools_${count}`;

@@ -4,9 +4,10 @@
  * every number must be identical, bit for bit. Plus invariants any correct
  * division keeps.
  */
+
+import { randomPools } from "@peloton/test-support/engine/random-pools.ts";
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../../bench/harness.ts";
-import { randomPools } from "../bench/random-pools.ts";
 import { EPSILON, entitlementOf, RESOURCE_KINDS } from "../src/index.ts";
 import { entitle } from "./support/builders.ts";
 import { referenceEntitlement } from "./support/reference-calculator.ts";

@@ -3,14 +3,7 @@
  * the excess, the walk down the ranked candidates, the SLA, and who it was
  * for. Each case draws its pools; numbers carry their arithmetic.
  */
-import { describe, expect, it } from "vitest";
-import {
-  advanceOverAllocation,
-  decidePreemptions,
-  describePreemption,
-  describePreemptionInputError,
-  lowestCommonAncestor,
-} from "../src/index.ts";
+
 import {
   cycle,
   cycleInput,
@@ -19,7 +12,15 @@ import {
   placing,
   ready,
   running,
-} from "./support/preemption-builders.ts";
+} from "@peloton/test-support/engine/preemption-builders.ts";
+import { describe, expect, it } from "vitest";
+import {
+  advanceOverAllocation,
+  decidePreemptions,
+  describePreemption,
+  describePreemptionInputError,
+  lowestCommonAncestor,
+} from "../src/index.ts";
 
 describe("sustained over-allocation (state passed in, returned)", () => {
   //   /a  over (cpu allocation 12 > entitlement 10)

@@ -3,6 +3,14 @@
  * pool at its entitlement takes room from lower-priority preemptible tasks of
  * the same pool, all the room it needs or none. Each case draws its pool.
  */
+
+import {
+  cycle,
+  gang,
+  leaf,
+  ready,
+  running,
+} from "@peloton/test-support/engine/preemption-builders.ts";
 import { describe, expect, it } from "vitest";
 import {
   describeGangPreemption,
@@ -11,7 +19,6 @@ import {
   preemptionPoolsOf,
 } from "../src/index.ts";
 import { cluster, entitle, pool } from "./support/builders.ts";
-import { cycle, gang, leaf, ready, running } from "./support/preemption-builders.ts";
 
 //   /web  cpu entitlement 10, allocation 10 (full)
 const full = () => leaf("/web").entitled({ cpu: 10 }).allocated({ cpu: 10 });

@@ -3,9 +3,15 @@
  * lists; READY, PLACING, RUNNING; lowest priority; most recently started;
  * task id. Non-preemptible tasks and tasks holding nothing are never listed.
  */
+
+import {
+  inState,
+  placing,
+  ready,
+  running,
+} from "@peloton/test-support/engine/preemption-builders.ts";
 import { describe, expect, it } from "vitest";
 import { rankCandidates } from "../src/index.ts";
-import { inState, placing, ready, running } from "./support/preemption-builders.ts";
 
 const order = (...tasks: { build: () => ReturnType<ReturnType<typeof running>["build"]> }[]) =>
   rankCandidates(tasks.map((t) => t.build()));

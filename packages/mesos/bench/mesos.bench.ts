@@ -11,9 +11,10 @@
  *                     `including_launch_per_s` counts from the first ACCEPT.
  * The sim runs in a child process; each round is a fresh framework, torn down after.
  */
+
+import { type SimProcess, spawnSim } from "@peloton/test-support/mesos/sim-process.ts";
 import { type Benchmark, type BenchResult, log, median, rssMb } from "../../../bench/harness.ts";
 import { MesosSchedulerClient, type Offer, type TaskInfo } from "../src/index.ts";
-import { type SimProcess, spawnSim } from "./sim-process.ts";
 
 const AGENTS = 20;
 const WARMUP = 1;

@@ -9,6 +9,12 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startSimCli } from "@peloton/test-support/mesos/sim-cli.ts";
+import {
+  commandProcesses,
+  killTaskProcesses,
+  taskProcesses,
+} from "@peloton/test-support/mesos/task-processes.ts";
 import { describe, expect, it } from "vitest";
 import {
   type MesosClientOptions,
@@ -34,8 +40,6 @@ import {
   shellTask,
   simTask,
 } from "./support/harness.ts";
-import { startSimCli } from "./support/sim-cli.ts";
-import { commandProcesses, killTaskProcesses, taskProcesses } from "./support/task-processes.ts";
 
 /**
  * A framework that acknowledges every update from the very first one (the

@@ -17,9 +17,9 @@
  */
 import { jobConfigSchema } from "@peloton/engine";
 import { openGateway } from "@peloton/storage";
+import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
 import pg from "pg";
 import { type Benchmark, log, median, percentile, rssMb } from "../../../bench/harness.ts";
-import { createScratchDatabase } from "../../storage/test/support/scratch-database.ts";
 import { ensureRootPool } from "../src/demo/seed.ts";
 import { JobConfigs } from "../src/jobmgr/job-configs.ts";
 import { TaskWriter } from "../src/jobmgr/task-writer.ts";

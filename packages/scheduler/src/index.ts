@@ -45,6 +45,7 @@ export {
   createJob,
   type JobSubmission,
 } from "./jobmgr/create-job.ts";
+export type { JobManagerTuning } from "./jobmgr/job-manager.ts";
 export {
   type PreemptionFacts,
   preemptedStateOf,
@@ -60,6 +61,7 @@ export {
   PreemptorLoop,
   type PreemptorLoopOptions,
   type PreemptorTuning,
+  rowOf as preemptorRowOf,
 } from "./resmgr/preemptor-loop.ts";
 export * from "./respool/index.ts";
 export { LeaderElection, type LeaderElectionOptions, type LeaderTerm } from "./runtime/leader.ts";

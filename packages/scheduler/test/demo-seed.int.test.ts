@@ -1,6 +1,6 @@
 import { openGateway } from "@peloton/storage";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { DEMO_POOLS, ensureRootPool, seedDemoData } from "../src/index.ts";
 
 const gateway = testGateway();

@@ -1,7 +1,7 @@
 import { ChangeListener } from "@peloton/storage";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { createEntitlementSampler } from "../src/respool/sampler.ts";
 import { createRespoolService } from "../src/respool/service.ts";
 import { silentLogger } from "../src/runtime/logger.ts";

@@ -4,13 +4,13 @@
  * recorded then acknowledged, reconnection and reconciliation, agent loss.
  */
 import { readSandboxFile } from "@peloton/mesos";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import type { TaskLaunch, TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
 import { agentUrlFromString } from "../src/hostmgr/mesos/cluster-hosts.ts";
 import { EVENT_SOURCES } from "../src/jobmgr/event-sources.ts";
 import { batchJob, hostManager, jobStatusHandler, testSim } from "./support/cluster.ts";
-import { sql } from "./support/db.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -29,7 +29,7 @@ const simulated = (taskId: string, ms: number): TaskLaunch => ({
 });
 
 async function eventsOf(taskId: string) {
-  return sql<{
+  return directSql<{
     previous_state: string | null;
     state: string;
     source: string;
@@ -41,7 +41,7 @@ async function eventsOf(taskId: string) {
 }
 
 async function taskRow(taskId: string) {
-  const [row] = await sql<{
+  const [row] = await directSql<{
     state: string;
     hostname: string | null;
     started_at: Date | null;
@@ -59,7 +59,7 @@ async function launchOn(
 ) {
   const [lease] = hm.acquire([hostname]);
   expect(lease, `an offer of ${hostname}`).toBeDefined();
-  const [row] = await sql<{ job_id: string; instance_id: number }>(
+  const [row] = await directSql<{ job_id: string; instance_id: number }>(
     "SELECT job_id::text, instance_id FROM tasks WHERE id = $1",
     [dbTaskId],
   );
@@ -102,7 +102,7 @@ describe("host manager on mesos-sim", () => {
   it("records every agent as a host: agent id, attributes, totals, GPUs, ports and its URL", async () => {
     const sim = await testSim();
     await hostManager(gateway, sim);
-    const hosts = await sql<{
+    const hosts = await directSql<{
       hostname: string;
       agent_id: string;
       attributes: Record<string, string>;
@@ -131,7 +131,7 @@ describe("host manager on mesos-sim", () => {
     await expect
       .poll(
         async () =>
-          (await sql<{ n: number }>("SELECT count(agent_url)::int AS n FROM hosts"))[0]!.n,
+          (await directSql<{ n: number }>("SELECT count(agent_url)::int AS n FROM hosts"))[0]!.n,
       )
       .toBe(2);
   });
@@ -175,7 +175,7 @@ describe("host manager on mesos-sim", () => {
     await expect.poll(() => sim.tasks().length).toBe(0);
 
     // Its stdout, read the way the API will: the host's agent URL, the framework id, the task id.
-    const [host] = await sql<{ agent_url: string }>(
+    const [host] = await directSql<{ agent_url: string }>(
       "SELECT agent_url FROM hosts WHERE hostname = 'cpu-1.test'",
     );
     const out = await readSandboxFile({
@@ -195,7 +195,7 @@ describe("host manager on mesos-sim", () => {
       seen.push(u);
       await record(u);
     });
-    const [stored] = await sql<{ framework_id: string }>(
+    const [stored] = await directSql<{ framework_id: string }>(
       "SELECT framework_id FROM mesos_frameworks",
     );
     expect(stored?.framework_id).toBe(hm.frameworkId);
@@ -240,7 +240,7 @@ describe("host manager on mesos-sim", () => {
     sim.removeAgent(lease.hostId);
     const hostState = async () =>
       (
-        await sql<{ state: string; state_reason: string | null }>(
+        await directSql<{ state: string; state_reason: string | null }>(
           "SELECT state::text, state_reason FROM hosts WHERE hostname = 'cpu-1.test'",
         )
       )[0];
@@ -253,7 +253,7 @@ describe("host manager on mesos-sim", () => {
       { state: "INITIALIZED", reason: "SYSTEM_ENDED" },
       { state: "PENDING", reason: "ENQUEUED" },
     ]);
-    expect(await sql("SELECT failure_count FROM tasks WHERE id = $1", [taskIds[0]])).toEqual([
+    expect(await directSql("SELECT failure_count FROM tasks WHERE id = $1", [taskIds[0]])).toEqual([
       { failure_count: 0 },
     ]);
     // No offer of a lost agent stays in the pool.

@@ -4,10 +4,6 @@
  */
 import { SIM_DURATION_KEY } from "@peloton/mesos";
 import { readOnlyView } from "@peloton/storage";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
-import { clusterLogs } from "../src/hostmgr/clusters.ts";
-import { actOnJob } from "../src/jobmgr/actions.ts";
 import {
   agent,
   allIn,
@@ -19,7 +15,11 @@ import {
   statesOf,
   submit,
   tasksOf,
-} from "./support/system.ts";
+} from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { clusterLogs } from "../src/hostmgr/clusters.ts";
+import { actOnJob } from "../src/jobmgr/actions.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

@@ -5,12 +5,12 @@
  * API answered that with a 500; now the stop runs again and succeeds.
  */
 import { openGateway, type StorageGateway } from "@peloton/storage";
+import { leafPool, ROOMY, submit } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { actOnJob } from "../src/jobmgr/actions.ts";
-import { sql } from "./support/db.ts";
-import { leafPool, ROOMY, submit } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -39,7 +39,7 @@ async function crossingWriter(jobId: string) {
         .poll(
           async () =>
             (
-              await sql<{ n: number }>(
+              await directSql<{ n: number }>(
                 `SELECT count(*)::int AS n FROM pg_stat_activity
                   WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE jobs SET%goal_state%'`,
               )
@@ -98,7 +98,7 @@ describe("job stop against a crossing writer", () => {
     const { jobId, outcome, stopWasVictim } = await stopCrossed(gateway);
     expect(stopWasVictim).toBe(true);
     expect(outcome).toMatchObject({ ok: true, goalState: "KILLED" });
-    const goals = await sql<{ goal_state: string; n: number }>(
+    const goals = await directSql<{ goal_state: string; n: number }>(
       "SELECT goal_state::text, count(*)::int AS n FROM tasks WHERE job_id = $1 GROUP BY goal_state",
       [jobId],
     );

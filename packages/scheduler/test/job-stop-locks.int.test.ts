@@ -7,13 +7,13 @@
  * nor a writer transaction is ever chosen as a deadlock victim.
  */
 import type { TaskChange, TaskState } from "@peloton/storage";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { pino } from "pino";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { actOnJob } from "../src/jobmgr/actions.ts";
 import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { batchJob } from "./support/cluster.ts";
-import { sql } from "./support/db.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -78,7 +78,7 @@ function statusBatches(jobId: string, taskIds: readonly string[], seed: number):
 }
 
 async function deadlocksSoFar(): Promise<number> {
-  const [row] = await sql<{ n: string }>(
+  const [row] = await directSql<{ n: string }>(
     "SELECT deadlocks::text AS n FROM pg_stat_database WHERE datname = current_database()",
   );
   return Number(row?.n ?? 0);
@@ -105,7 +105,7 @@ describe("job stop of a large job while its tasks are being updated", () => {
       expect(warnings).toEqual([]);
       // Every status batch found its rows: the stop wrote intent only.
       expect(written.flatMap((o) => o.missed)).toEqual([]);
-      const [goals] = await sql<{ killed: string; running: string }>(
+      const [goals] = await directSql<{ killed: string; running: string }>(
         `SELECT count(*) FILTER (WHERE goal_state = 'KILLED')::text AS killed,
                 count(*) FILTER (WHERE state = 'RUNNING')::text AS running
          FROM tasks WHERE job_id = $1`,
@@ -116,7 +116,7 @@ describe("job stop of a large job while its tasks are being updated", () => {
     }
     // PostgreSQL's own count of deadlocks it broke (flushed within a second).
     await new Promise((r) => setTimeout(r, 1_200));
-    await sql("SELECT pg_stat_clear_snapshot()");
+    await directSql("SELECT pg_stat_clear_snapshot()");
     expect(await deadlocksSoFar()).toBe(before);
   }, 240_000);
 });

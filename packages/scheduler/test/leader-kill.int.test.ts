@@ -5,12 +5,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { agent, leafPool, ROOMY, submit } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { onCleanup, testSim } from "./support/cluster.ts";
-import { sql } from "./support/db.ts";
 import { recordLaunches } from "./support/launch-recorder.ts";
-import { agent, leafPool, ROOMY, submit } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -85,7 +85,7 @@ describe("leader killed during a launch", () => {
       .poll(
         async () =>
           (
-            await sql<{ n: number }>(
+            await directSql<{ n: number }>(
               "SELECT count(*)::int AS n FROM tasks WHERE job_id = $1 AND state = 'RUNNING'",
               [jobId],
             )
@@ -106,7 +106,7 @@ describe("leader killed during a launch", () => {
     const running = sim.tasks().filter((t) => t.taskId.startsWith(jobId));
     expect(running.filter((t) => t.state !== "TASK_RUNNING")).toEqual([]);
     expect(new Set(running.map((t) => t.taskId))).toEqual(new Set(ours));
-    const runs = await sql<{ task_id: string }>(
+    const runs = await directSql<{ task_id: string }>(
       "SELECT job_id || '-' || instance_id || '-' || run_id AS task_id FROM tasks WHERE job_id = $1",
       [jobId],
     );
@@ -114,7 +114,7 @@ describe("leader killed during a launch", () => {
     // Nothing that ran was lost: the runs marked LOST are the ones the dead
     // leader recorded as launching but never got to the master (the new
     // leader's reconciliation finds them unknown and launches them anew).
-    const lostRuns = await sql<{ task_id: string }>(
+    const lostRuns = await directSql<{ task_id: string }>(
       `SELECT job_id || '-' || instance_id || '-' || run_id AS task_id FROM task_events
         WHERE job_id = $1 AND state = 'LOST'`,
       [jobId],

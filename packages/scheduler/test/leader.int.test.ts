@@ -2,14 +2,14 @@
 
 import { readFileSync } from "node:fs";
 import { isFencedOut, openGateway } from "@peloton/storage";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import type { MesosHostManager } from "../src/hostmgr/mesos/mesos-host-manager.ts";
 import { PeriodicLoop } from "../src/runtime/loop.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
-import { sql } from "./support/db.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -40,21 +40,21 @@ describe("leader election", () => {
     await new Promise((r) => setTimeout(r, 400));
     expect([a.leading, b.leading]).toEqual([true, false]);
     expect(b.hostManager).toBeUndefined();
-    const [lease] = await sql<{ holder: string }>("SELECT holder FROM scheduler_leases");
+    const [lease] = await directSql<{ holder: string }>("SELECT holder FROM scheduler_leases");
     expect(lease?.holder).toBe("replica-a");
     const frameworkId = (a.hostManager as MesosHostManager).frameworkId;
 
     // The leader's database session is killed (a crash, a partition): it must step down.
-    await sql("SELECT pg_terminate_backend($1)", [a.lockBackendPid]);
+    await directSql("SELECT pg_terminate_backend($1)", [a.lockBackendPid]);
     await expect.poll(() => b.leading, { timeout: 5000 }).toBe(true);
     await b.ready();
     expect(a.leading).toBe(false);
     expect(a.hostManager).toBeUndefined();
     // The new leader subscribes as the same framework.
     expect((b.hostManager as MesosHostManager).frameworkId).toBe(frameworkId);
-    expect((await sql<{ holder: string }>("SELECT holder FROM scheduler_leases"))[0]?.holder).toBe(
-      "replica-b",
-    );
+    expect(
+      (await directSql<{ holder: string }>("SELECT holder FROM scheduler_leases"))[0]?.holder,
+    ).toBe("replica-b");
   });
 
   it("a stopped leader releases the lock at once", async () => {
@@ -108,7 +108,7 @@ describe("lease fencing", () => {
     const b = replica("replica-b", sim.url);
 
     const cut = performance.now();
-    await sql("SELECT pg_terminate_backend($1)", [a.lockBackendPid]);
+    await directSql("SELECT pg_terminate_backend($1)", [a.lockBackendPid]);
     await expect
       .poll(() => !a.leading && hostManagerA.state === "stopped" && a.hostManager === undefined, {
         timeout: 2_000,
@@ -175,7 +175,7 @@ describe("lease fencing", () => {
     }
     expect(epochs[1]).toBe(epochs[0]! + 1n);
     expect(epochs[2]).toBe(epochs[1]! + 1n);
-    const [row] = await sql<{ epoch: string; holder: string }>(
+    const [row] = await directSql<{ epoch: string; holder: string }>(
       "SELECT epoch::text, holder FROM scheduler_leases",
     );
     expect(row).toEqual({ epoch: epochs[2]!.toString(), holder: "replica-c" });

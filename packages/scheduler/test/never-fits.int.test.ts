@@ -16,8 +16,18 @@
 
 import { jobConfigSchema } from "@peloton/engine";
 import type { HostUpsert, StorageGateway } from "@peloton/storage";
+import {
+  agent,
+  allIn,
+  leafPool,
+  ROOMY,
+  startSystem,
+  submit,
+  tasksOf,
+} from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { actOnJob } from "../src/jobmgr/actions.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
 import { JobConfigs } from "../src/jobmgr/job-configs.ts";
@@ -25,8 +35,6 @@ import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { AdmissionLoop } from "../src/resmgr/admission-loop.ts";
 import { createRespoolService } from "../src/respool/service.ts";
 import { log, onCleanup } from "./support/cluster.ts";
-import { sql } from "./support/db.ts";
-import { agent, allIn, leafPool, ROOMY, startSystem, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -97,7 +105,7 @@ describe("gangs that can never fit", () => {
         },
       },
     });
-    expect(await sql("SELECT id FROM jobs")).toEqual([]);
+    expect(await directSql("SELECT id FROM jobs")).toEqual([]);
   });
 
   it("refuses at submit a gang above its pool's limit, and a scale after the limit was lowered", async () => {

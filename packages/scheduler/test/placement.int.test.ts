@@ -4,10 +4,6 @@
  * daemon jobs following the hosts, stateful volumes sticking to their host.
  */
 import { SIM_DURATION_KEY } from "@peloton/mesos";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
-import { actOnJob } from "../src/jobmgr/actions.ts";
-import { sql } from "./support/db.ts";
 import {
   agent,
   allIn,
@@ -19,7 +15,11 @@ import {
   statesOf,
   submit,
   tasksOf,
-} from "./support/system.ts";
+} from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { actOnJob } from "../src/jobmgr/actions.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -174,7 +174,7 @@ describe("placement on mesos-sim", () => {
     await expect
       .poll(async () => (await tasksOf(daemon)).map((t) => t.state), { timeout: 15_000 })
       .toEqual(["DELETED", "RUNNING", "RUNNING"]);
-    const [row] = await sql<{ instance_count: number }>(
+    const [row] = await directSql<{ instance_count: number }>(
       "SELECT instance_count FROM jobs WHERE id = $1",
       [daemon],
     );
@@ -191,7 +191,7 @@ describe("placement on mesos-sim", () => {
     });
     await allIn(db, "RUNNING");
     const [first] = await tasksOf(db);
-    const [volume] = await sql<{ hostname: string; state: string; size_mb: number }>(
+    const [volume] = await directSql<{ hostname: string; state: string; size_mb: number }>(
       "SELECT hostname, state::text, size_mb FROM volumes WHERE job_id = $1",
       [db],
     );
@@ -217,7 +217,7 @@ describe("placement on mesos-sim", () => {
     });
     await allIn(db, "RUNNING");
     const volumes = () =>
-      sql<{ instance_id: number; state: string }>(
+      directSql<{ instance_id: number; state: string }>(
         "SELECT instance_id, state::text FROM volumes WHERE job_id = $1 ORDER BY instance_id",
         [db],
       );

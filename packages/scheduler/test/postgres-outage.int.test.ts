@@ -17,13 +17,13 @@ import {
   startEmbeddedPostgres,
 } from "@peloton/storage/bootstrap";
 import { applyMigrations } from "@peloton/storage/migrations";
+import { agent, leafPool, ROOMY, submit } from "@peloton/test-support/scheduler/system.ts";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
-import { agent, leafPool, ROOMY, submit } from "./support/system.ts";
 
 const INSTANCES = 300;
 

@@ -2,7 +2,7 @@
  * preemptionRowOf: real decisions from `decidePreemptions` (the engine's
  * builders) become the rows the history keeps.
  */
-import { describe, expect, it } from "vitest";
+
 import {
   cycle,
   gang,
@@ -10,8 +10,9 @@ import {
   placing,
   ready,
   running,
-} from "../../engine/test/support/preemption-builders.ts";
-import { amounts } from "../../storage/test/support/preemption-builders.ts";
+} from "@peloton/test-support/engine/preemption-builders.ts";
+import { amounts } from "@peloton/test-support/storage/preemption-builders.ts";
+import { describe, expect, it } from "vitest";
 import { type PreemptionFacts, preemptedStateOf, preemptionRowOf } from "../src/index.ts";
 
 const AT = new Date("2026-11-23T10:00:00Z");

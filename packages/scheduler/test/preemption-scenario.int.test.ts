@@ -3,11 +3,15 @@
  * the demo tree, `preemptionRowOf` words it, `recordMany` moves each victim
  * with its event and row, and a victim that runs again is marked as back.
  */
+
+import {
+  preemptionScenario,
+  type ScenarioOutcome,
+} from "@peloton/test-support/scheduler/preemption-scenario.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { seedDemoData } from "../src/index.ts";
-import { sql } from "./support/db.ts";
-import { preemptionScenario, type ScenarioOutcome } from "./support/preemption-scenario.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -61,7 +65,7 @@ describe("the preemptor's write path on the demo tree", () => {
     expect(s.cameBack.victim.stateAfter).toBe("PENDING");
     expect(s.cameBack.rescheduled).toEqual({ at: new Date(NOW.getTime() - 35 * 60_000), runId: 1 });
     expect(s.cameBack.taskNow).toEqual({ state: "SUCCEEDED", runId: 1 });
-    const events = await sql<{ state: string; source: string; reason: string | null }>(
+    const events = await directSql<{ state: string; source: string; reason: string | null }>(
       "SELECT state::text, source, reason FROM task_events WHERE task_id = $1 ORDER BY at, id",
       [s.cameBack.victim.taskId],
     );

@@ -17,13 +17,20 @@
 import { decidePreemptions, type JobConfigInput } from "@peloton/engine";
 import { SIM_DURATION_KEY } from "@peloton/mesos";
 import type { PreemptionRecord } from "@peloton/storage";
+import {
+  agent,
+  eventsOf,
+  leafPool,
+  startSystem,
+  submit,
+  tasksOf,
+} from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { type PreemptorCycle, rowOf } from "../src/resmgr/preemptor-loop.ts";
 import { calculateSnapshot, numbersOf } from "../src/respool/entitlements.ts";
 import { loadPoolSnapshot } from "../src/respool/snapshot.ts";
-import { sql } from "./support/db.ts";
-import { agent, eventsOf, leafPool, startSystem, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -201,7 +208,7 @@ describe("the preemptor on mesos-sim", () => {
     const victimRow = (await tasksOf(aJob)).find((t) => t.instance_id === victim.instanceId)!;
     expect(victimRow).toMatchObject({ state: "PENDING", run_id: 2, failure_count: 0 });
     // The job's counts followed every move (the preemptor's included).
-    const [counts] = await sql<{ task_stats: Record<string, number> }>(
+    const [counts] = await directSql<{ task_stats: Record<string, number> }>(
       "SELECT task_stats FROM jobs WHERE id = $1",
       [aJob],
     );
@@ -232,9 +239,10 @@ describe("the preemptor on mesos-sim", () => {
     });
     expect(rows.items).toHaveLength(1);
     const [row] = rows.items;
-    const [highTask] = await sql<{ id: string }>("SELECT id::text FROM tasks WHERE job_id = $1", [
-      high,
-    ]);
+    const [highTask] = await directSql<{ id: string }>(
+      "SELECT id::text FROM tasks WHERE job_id = $1",
+      [high],
+    );
     expect(row).toMatchObject({
       kind: "INTRA_POOL",
       level: p,

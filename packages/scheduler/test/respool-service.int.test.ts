@@ -1,5 +1,5 @@
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { createRespoolService } from "../src/respool/service.ts";
 
 // Two replicas of the console: each its own gateway (connection pool) on one database.

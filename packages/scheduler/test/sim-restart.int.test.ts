@@ -11,11 +11,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { startSimCli } from "../../mesos/test/support/sim-cli.ts";
-import { killTaskProcesses, taskProcesses } from "../../mesos/test/support/task-processes.ts";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
-import { onCleanup } from "./support/cluster.ts";
+import { startSimCli } from "@peloton/test-support/mesos/sim-cli.ts";
+import { killTaskProcesses, taskProcesses } from "@peloton/test-support/mesos/task-processes.ts";
 import {
   agent,
   allIn,
@@ -26,7 +23,10 @@ import {
   startTestScheduler,
   submit,
   tasksOf,
-} from "./support/system.ts";
+} from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { onCleanup } from "./support/cluster.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

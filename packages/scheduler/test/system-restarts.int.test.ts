@@ -5,15 +5,15 @@
  * a warning per run.
  */
 import { MesosSchedulerClient, SIM_DURATION_KEY } from "@peloton/mesos";
+import { agent, leafPool, ROOMY, submit, tasksOf } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import type { Logger } from "../src/runtime/logger.ts";
 import { type SchedulerRuntime, startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
-import { sql } from "./support/db.ts";
-import { agent, leafPool, ROOMY, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -80,7 +80,7 @@ async function replacedAndRunning(jobId: string, run: number) {
 }
 
 async function lostEvents(jobId: string) {
-  return sql<{ reason: string | null; message: string | null }>(
+  return directSql<{ reason: string | null; message: string | null }>(
     `SELECT reason, message FROM task_events WHERE job_id = $1 AND state = 'LOST' ORDER BY id`,
     [jobId],
   );
@@ -141,7 +141,7 @@ describe("restarts the system caused are not task failures", () => {
       .toBe("RUNNING");
     // The preemptor's move (preemptions.recordMany writes exactly this); the goal-state
     // loop sends the kill of a run left in PREEMPTING, and the cluster's KILLED ends it.
-    await sql(
+    await directSql(
       `UPDATE tasks SET state = 'PREEMPTING', reason = 'PREEMPTED', updated_at = now() - interval '1 minute'
        WHERE job_id = $1`,
       [jobId],
@@ -149,7 +149,7 @@ describe("restarts the system caused are not task failures", () => {
     await expect
       .poll(async () => (await tasksOf(jobId))[0], { timeout: 20_000, interval: 100 })
       .toMatchObject({ state: "RUNNING", run_id: 2, failure_count: 0 });
-    const ended = await sql<{ reason: string | null }>(
+    const ended = await directSql<{ reason: string | null }>(
       "SELECT reason FROM task_events WHERE job_id = $1 AND state = 'KILLED'",
       [jobId],
     );
@@ -240,11 +240,11 @@ describe("restarts the system caused are not task failures", () => {
       .toBe("RUNNING");
     await a.stop();
     // While no scheduler runs, the database moves on from that run (its record of it is gone).
-    const [row] = await sql<{ mesos_task_id: string }>(
+    const [row] = await directSql<{ mesos_task_id: string }>(
       "SELECT mesos_task_id FROM tasks WHERE job_id = $1",
       [jobId],
     );
-    await sql(
+    await directSql(
       `UPDATE tasks SET mesos_task_id = mesos_task_id || '-forgotten', state = 'KILLED', goal_state = 'KILLED'
        WHERE job_id = $1`,
       [jobId],

@@ -1,4 +1,5 @@
 import type { StorageGateway, TaskChange, TaskChangesOutcome } from "@peloton/storage";
+import { ManualClock } from "@peloton/test-support/storage/manual-clock.ts";
 import { describe, expect, it } from "vitest";
 import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { silentLogger } from "../src/runtime/logger.ts";
@@ -35,12 +36,31 @@ const change = (taskId: string): TaskChange => ({
   events: [],
 });
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
-
 describe("TaskWriter", () => {
+  it("writes the calls that arrive within its window together, and later ones after", async () => {
+    const { gateway, open } = heldGateway();
+    const clock = new ManualClock();
+    const writer = new TaskWriter(gateway, silentLogger(), { windowMs: 5, clock });
+    void writer.write({ changes: [change("a")] });
+    await clock.advance(4);
+    void writer.write({ changes: [change("b")] });
+    expect(open).toEqual([]);
+    await clock.advance(1); // the window counts from the first call
+    expect(open.map((t) => t.tasks)).toEqual([["a", "b"]]);
+    void writer.write({ changes: [change("c")] });
+    await clock.advance(4);
+    expect(open).toHaveLength(1);
+    await clock.advance(1);
+    expect(open.map((t) => t.tasks)).toEqual([["a", "b"], ["c"]]);
+    for (const t of open) t.commit();
+    await writer.idle();
+  });
+
   it("writes calls on disjoint tasks in two transactions at once, never three", async () => {
     const { gateway, open } = heldGateway();
-    const writer = new TaskWriter(gateway, silentLogger(), { windowMs: 1 });
+    const clock = new ManualClock();
+    const settle = () => clock.advance(1);
+    const writer = new TaskWriter(gateway, silentLogger(), { windowMs: 1, clock });
     void writer.write({ changes: [change("a")] });
     await settle();
     void writer.write({ changes: [change("b")] });
@@ -57,7 +77,9 @@ describe("TaskWriter", () => {
 
   it("keeps a task's changes in order: later calls on a task in flight wait with it", async () => {
     const { gateway, open } = heldGateway();
-    const writer = new TaskWriter(gateway, silentLogger(), { windowMs: 1 });
+    const clock = new ManualClock();
+    const settle = () => clock.advance(1);
+    const writer = new TaskWriter(gateway, silentLogger(), { windowMs: 1, clock });
     const order: string[] = [];
     const write = (name: string, tasks: string[]) =>
       writer.write({ changes: tasks.map(change) }).then(() => order.push(name));
@@ -83,7 +105,9 @@ describe("TaskWriter", () => {
 
   it("runs a call without declared changes alone, and holds later calls behind it", async () => {
     const { gateway, open } = heldGateway();
-    const writer = new TaskWriter(gateway, silentLogger(), { windowMs: 1 });
+    const clock = new ManualClock();
+    const settle = () => clock.advance(1);
+    const writer = new TaskWriter(gateway, silentLogger(), { windowMs: 1, clock });
     const alongside: string[] = [];
     void writer.write({ changes: [change("a")] });
     await settle();

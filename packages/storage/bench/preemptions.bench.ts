@@ -11,10 +11,11 @@
  * preemptions.record_10k: victims/s recorded by `recordMany` in cycles of
  * 100 (each its own transaction: the task's move, its event and the row).
  */
+
+import { preemptionNumbers } from "@peloton/test-support/storage/preemption-builders.ts";
+import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
 import { type Benchmark, log, percentile, rssMb, timeRounds } from "../../../bench/harness.ts";
 import { type NewPreemption, openGateway, type PreemptionFilters } from "../src/index.ts";
-import { preemptionNumbers } from "../test/support/preemption-builders.ts";
-import { createScratchDatabase } from "../test/support/scratch-database.ts";
 import { benchPool } from "./bench-pool.ts";
 
 const ROWS = 1_000_000;

@@ -6,11 +6,11 @@
 
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { type Benchmark, log, median, rssMb } from "../../../bench/harness.ts";
 import { type NewTask, openGateway } from "../src/index.ts";
-import { createScratchDatabase } from "../test/support/scratch-database.ts";
 import { benchPool } from "./bench-pool.ts";
 
 const N = 100_000;

@@ -154,3 +154,4 @@ export function openGateway(
 ): StorageGateway {
   return createGateway(createDb(databaseUrl, opts), opts);
 }
+export { type Clock, type ClockTimer, sleep, systemClock } from "./time/clock.ts";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "../src/client.ts";
 import { withArrayParameters } from "../src/direct-parameters.ts";
 import { Prisma } from "../src/generated/prisma/client.ts";
-import "./support/provided-context.ts";
+import "@peloton/test-support/storage/provided-context.ts";
 
 const db = createDb(inject("databaseUrl"), { max: 1 });
 afterAll(() => db.$disconnect());

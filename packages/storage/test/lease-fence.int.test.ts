@@ -4,10 +4,11 @@
  * without a fence (the API's, for users) are not; the epoch bump waits for
  * a fenced transaction in flight while the holder's renewals do not.
  */
+
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { isFencedOut, LeaseSession, openGateway, type StorageGateway } from "../src/index.ts";
-import { resetDatabase, testGateway } from "./support/gateway.ts";
 
 const url = inject("databaseUrl");
 const gateway = testGateway();

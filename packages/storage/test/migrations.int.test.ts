@@ -14,7 +14,7 @@ import {
   type PgConnection,
   parseDatabaseUrl,
 } from "../src/migrations/index.ts";
-import "./support/provided-context.ts";
+import "@peloton/test-support/storage/provided-context.ts";
 
 // The test makes its own empty databases, on the server of the integration
 // setup's database (which may be an embedded one) when run by that setup.

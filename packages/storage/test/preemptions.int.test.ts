@@ -10,6 +10,9 @@
  *   │   └── y     beneficiary of some
  *   └── b         victims: job "web" (2 instances); beneficiary of others
  */
+
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
+import { amounts, preemptionNumbers } from "@peloton/test-support/storage/preemption-builders.ts";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type {
@@ -20,8 +23,6 @@ import type {
   StorageGateway,
   TaskState,
 } from "../src/index.ts";
-import { resetDatabase, testGateway } from "./support/gateway.ts";
-import { amounts, preemptionNumbers } from "./support/preemption-builders.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

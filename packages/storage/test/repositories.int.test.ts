@@ -1,6 +1,6 @@
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { NewTask } from "../src/index.ts";
-import { resetDatabase, testGateway } from "./support/gateway.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

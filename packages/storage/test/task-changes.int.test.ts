@@ -1,9 +1,10 @@
 /** The task writer's one statement: every kind of column, events in order, and the guard. */
+
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { TaskChange } from "../src/index.ts";
-import { resetDatabase, testGateway } from "./support/gateway.ts";
-import "./support/provided-context.ts";
+import "@peloton/test-support/storage/provided-context.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

@@ -2,9 +2,10 @@
  * Deadlocks are retried: two transactions lock two rows in opposite orders,
  * PostgreSQL aborts one of them (40P01), and the gateway runs it again.
  */
+
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import { isTransientConflict, openGateway, type StorageGateway } from "../src/index.ts";
-import { resetDatabase } from "./support/gateway.ts";
 
 const url = inject("databaseUrl");
 const gateways: StorageGateway[] = [];

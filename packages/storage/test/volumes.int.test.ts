@@ -1,9 +1,10 @@
 /** Reading persistent volumes (console `/volumes`): pinned and created the way the placement loop does. */
+
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type { VolumeListQuery, VolumePin, VolumeRecord } from "../src/index.ts";
-import { resetDatabase, testGateway } from "./support/gateway.ts";
-import "./support/provided-context.ts";
+import "@peloton/test-support/storage/provided-context.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

@@ -28,6 +28,7 @@ export function handlePreemptionsCsv(req: Request): Response {
   return preemptionsCsvResponse(processReads(), new URL(req.url));
 }
 
+export { preemptionsCsvResponse } from "../preemptions/http.ts";
 export { createTrpcEdge, type EdgeOptions } from "./edge.ts";
 export { processChanges, processReads, processServices } from "./gateway.ts";
 

@@ -21,7 +21,16 @@
  * which were missed (their row had moved on).
  */
 import { holdsAllocation } from "@peloton/engine";
-import type { Change, Repositories, StorageGateway, TaskChange } from "@peloton/storage";
+import {
+  type Change,
+  type Clock,
+  type ClockTimer,
+  type Repositories,
+  type StorageGateway,
+  sleep,
+  systemClock,
+  type TaskChange,
+} from "@peloton/storage";
 import type { Logger } from "../runtime/logger.ts";
 import { jobStateWrites } from "./job-states.ts";
 
@@ -55,14 +64,17 @@ export interface TaskWriterOptions {
    * Default 4,000: a burst is split over the two connections.
    */
   maxChanges?: number;
+  /** The time written into job state changes. Default: now. */
   now?: () => Date;
+  /** The settle window runs on this. Default: the process's own time. */
+  clock?: Clock;
 }
 
 export type WrittenListener = (applied: readonly TaskChange[]) => void;
 
 export class TaskWriter {
   private queue: Pending[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private readonly writing = new Set<Promise<void>>();
   /** Tasks of the transactions in flight. */
   private readonly busy = new Set<string>();
@@ -72,6 +84,7 @@ export class TaskWriter {
   private readonly windowMs: number;
   private readonly maxChanges: number;
   private readonly now: () => Date;
+  private readonly clock: Clock;
   /** Rows written and transactions, for the benchmark's figures. */
   readonly stats = { transactions: 0, applied: 0, missed: 0, events: 0 };
 
@@ -84,6 +97,7 @@ export class TaskWriter {
     this.connections = opts.connections ?? 2;
     this.maxChanges = opts.maxChanges ?? 4_000;
     this.now = opts.now ?? (() => new Date());
+    this.clock = opts.clock ?? systemClock;
   }
 
   /** Called after every commit with the changes it applied. */
@@ -104,16 +118,14 @@ export class TaskWriter {
   /** Resolves when everything handed in so far is written. */
   async idle(): Promise<void> {
     while (this.queue.length > 0 || this.writing.size > 0 || this.timer) {
-      await (this.writing.size > 0
-        ? Promise.race(this.writing)
-        : new Promise((r) => setTimeout(r, this.windowMs)));
+      await (this.writing.size > 0 ? Promise.race(this.writing) : sleep(this.clock, this.windowMs));
     }
   }
 
   private schedule(): void {
     if (this.timer || this.queue.length === 0) return;
     if (this.writing.size >= this.connections || this.exclusiveInFlight) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       const batch = this.take();
       // Everything queued waits for a transaction in flight, whose end schedules again.
@@ -166,7 +178,7 @@ export class TaskWriter {
 
   private async flush(batch: Pending[]): Promise<void> {
     const changes = batch.flatMap((p) => p.request.changes);
-    const started = performance.now();
+    const started = this.clock.now();
     let outcome: WriteOutcome;
     try {
       outcome = await this.transact(batch, changes);
@@ -175,7 +187,7 @@ export class TaskWriter {
           changes: changes.length,
           missed: outcome.missed.length,
           calls: batch.length,
-          ms: Math.round(performance.now() - started),
+          ms: Math.round(this.clock.now() - started),
         },
         "task changes written",
       );

@@ -5,6 +5,7 @@
  * depends on), never two ticks at once, kicks during a tick coalesced into one
  * more tick. Only the elected leader runs them (runtime/leader.ts).
  */
+import { type Clock, type ClockTimer, systemClock } from "@peloton/storage";
 import type { Logger } from "./logger.ts";
 
 export interface SchedulerLoop {
@@ -27,17 +28,22 @@ export interface PeriodicLoopOptions {
    * must be visible, not silent. Default 30 s.
    */
   stallMs?: number;
+  /** Periods and the stall watchdog run on this. Default: the process's own time. */
+  clock?: Clock;
 }
 
 export class PeriodicLoop implements SchedulerLoop {
   readonly name: string;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
 
+  private readonly clock: Clock;
+
   constructor(private readonly opts: PeriodicLoopOptions) {
     this.name = opts.name;
+    this.clock = opts.clock ?? systemClock;
   }
 
   start(): void {
@@ -54,33 +60,38 @@ export class PeriodicLoop implements SchedulerLoop {
       this.again = true;
       return;
     }
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.running = this.runTick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     await this.running;
   }
 
   private async runTick(): Promise<void> {
     const stallMs = this.opts.stallMs ?? 30_000;
-    const started = performance.now();
-    const watchdog = setInterval(() => {
-      const runningMs = Math.round(performance.now() - started);
-      this.opts.log.warn(
-        { loop: this.name, runningMs },
-        `${this.name}: tick still running after ${Math.round(runningMs / 1000)} s`,
-      );
-    }, stallMs);
+    const started = this.clock.now();
+    let watchdog: ClockTimer | undefined;
+    const watch = () => {
+      watchdog = this.clock.setTimeout(() => {
+        const runningMs = Math.round(this.clock.now() - started);
+        this.opts.log.warn(
+          { loop: this.name, runningMs },
+          `${this.name}: tick still running after ${Math.round(runningMs / 1000)} s`,
+        );
+        watch();
+      }, stallMs);
+    };
+    watch();
     try {
       await this.opts.tick();
     } catch (err) {
       // A failed tick is retried by the next one; the loop itself never dies.
       this.opts.log.error({ err, loop: this.name }, `${this.name}: tick failed`);
     } finally {
-      clearInterval(watchdog);
+      this.clock.clearTimeout(watchdog);
     }
     this.running = undefined;
     if (this.stopped) return;
@@ -91,7 +102,7 @@ export class PeriodicLoop implements SchedulerLoop {
   }
 
   private schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.kick(), this.opts.periodMs);
+    this.clock.clearTimeout(this.timer);
+    this.timer = this.clock.setTimeout(() => this.kick(), this.opts.periodMs);
   }
 }

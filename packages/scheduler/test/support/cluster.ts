@@ -1,10 +1,10 @@
 /** An in-process mesos-sim, the host manager on it, and a job with tasks to launch: for integration tests. */
 
 import { jobConfigSchema } from "@peloton/engine";
-import { type AgentSpec, type MesosSim, type MesosSimOptions, startMesosSim } from "@peloton/mesos";
+import type { MesosSim } from "@peloton/mesos";
 import type { StorageGateway } from "@peloton/storage";
-import { pino } from "pino";
-import { afterEach } from "vitest";
+import { log, onCleanup, TWO_AGENTS, testSim } from "@peloton/test-support/scheduler/sim.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import type { StatusHandler } from "../../src/hostmgr/host-adapter.ts";
 import { MesosHostManager } from "../../src/hostmgr/mesos/mesos-host-manager.ts";
 import { unfinishedTasksOf } from "../../src/hostmgr/unfinished-tasks.ts";
@@ -12,48 +12,9 @@ import { ensureRootPool } from "../../src/index.ts";
 import { JobConfigs } from "../../src/jobmgr/job-configs.ts";
 import { StatusUpdates } from "../../src/jobmgr/status-updates.ts";
 import { TaskWriter } from "../../src/jobmgr/task-writer.ts";
-import { silentLogger } from "../../src/runtime/logger.ts";
-import { sql } from "./db.ts";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-});
-
-export function onCleanup(fn: () => Promise<void>): void {
-  cleanups.push(fn);
-}
-
-/** Silent, unless PELOTON_TEST_LOG names a level (debugging a test). */
-export const log = process.env.PELOTON_TEST_LOG
-  ? pino({ level: process.env.PELOTON_TEST_LOG })
-  : silentLogger();
-
-/** Two agents in two zones, the second with GPUs. */
-export const TWO_AGENTS: AgentSpec[] = [
-  {
-    hostname: "cpu-1.test",
-    resources: { cpus: 8, mem: 16384, disk: 100_000 },
-    attributes: { zone: "a" },
-  },
-  {
-    hostname: "gpu-1.test",
-    resources: { cpus: 16, mem: 65536, disk: 100_000, gpus: 2 },
-    attributes: { zone: "b", gpu_model: "a100" },
-  },
-];
-
-export async function testSim(opts: MesosSimOptions = {}): Promise<MesosSim> {
-  const sim = await startMesosSim({
-    heartbeatIntervalSeconds: 0.2,
-    allocationIntervalSeconds: 0.05,
-    killGracePeriodSeconds: 1,
-    agents: TWO_AGENTS,
-    ...opts,
-  });
-  onCleanup(() => sim.stop());
-  return sim;
-}
+// The sim, cleanups and logger are shared with other packages' tests; this file adds the scheduler's parts.
+export { log, onCleanup, TWO_AGENTS, testSim };
 
 export async function hostManager(
   gateway: StorageGateway,
@@ -127,7 +88,7 @@ export async function batchJob(
       gpu: 0,
     })),
   );
-  const rows = await sql<{ id: string }>(
+  const rows = await directSql<{ id: string }>(
     "SELECT id::text FROM tasks WHERE job_id = $1 ORDER BY instance_id",
     [job.id],
   );

@@ -2,21 +2,16 @@
  * One LISTEN connection per process, fanned out to any number of in-process
  * subscribers (the API's server-sent-event streams). Announcements that arrive
  * close together are coalesced per topic, so a scheduler committing thousands
- * of task transitions a second costs each browser a few messages a second:
- * a quiet feed delivers a change after a short gathering window (`leadMs`),
- * a busy one at most once per `coalesceMs`.
+ * of task transitions a second costs each browser a few messages a second
+ * (change-coalescer.ts).
  * The connection comes back by itself after a database restart; subscribers
  * see the state change and refetch everything once it is back, because
  * announcements sent while it was down are lost.
  */
 import pg from "pg";
-import {
-  CHANGE_CHANNEL,
-  type Change,
-  type ChangeTopic,
-  decodeChange,
-  MAX_KEYS_PER_CHANGE,
-} from "./change.ts";
+import { type Clock, type ClockTimer, systemClock } from "../time/clock.ts";
+import { CHANGE_CHANNEL, type Change, decodeChange } from "./change.ts";
+import { ChangeCoalescer } from "./change-coalescer.ts";
 
 export type ListenerState = "connecting" | "listening" | "down";
 
@@ -32,6 +27,8 @@ export interface ChangeListenerOptions {
   /** First reconnect delay, doubled up to 10 s. Default 250 ms. */
   retryMs?: number;
   onError?: (err: Error) => void;
+  /** Coalescing and reconnect delays run on this. Default: the process's own time. */
+  clock?: Clock;
 }
 
 type Subscriber = (change: Change) => void;
@@ -42,22 +39,24 @@ export class ChangeListener {
   private stateValue: ListenerState = "connecting";
   private readonly subscribers = new Set<Subscriber>();
   private readonly stateSubscribers = new Set<StateSubscriber>();
-  private readonly pending = new Map<ChangeTopic, Set<string> | null>();
-  private flushTimer: NodeJS.Timeout | undefined;
-  private lastFlushAt = Number.NEGATIVE_INFINITY;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly coalescer: ChangeCoalescer;
+  private retryTimer: ClockTimer | undefined;
   private retryDelay: number;
   private stopped = false;
-  private readonly coalesceMs: number;
-  private readonly leadMs: number;
   private readonly retryMs: number;
+  private readonly clock: Clock;
 
   constructor(
     private readonly databaseUrl: string,
     private readonly opts: ChangeListenerOptions = {},
   ) {
-    this.coalesceMs = opts.coalesceMs ?? 100;
-    this.leadMs = Math.min(opts.leadMs ?? 25, this.coalesceMs);
+    this.clock = opts.clock ?? systemClock;
+    this.coalescer = new ChangeCoalescer(
+      { coalesceMs: opts.coalesceMs ?? 100, leadMs: opts.leadMs ?? 25, clock: this.clock },
+      (change) => {
+        for (const fn of this.subscribers) fn(change);
+      },
+    );
     this.retryMs = opts.retryMs ?? 250;
     this.retryDelay = this.retryMs;
     void this.connect();
@@ -80,8 +79,8 @@ export class ChangeListener {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.flushTimer);
-    clearTimeout(this.retryTimer);
+    this.coalescer.stop();
+    this.clock.clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -101,7 +100,7 @@ export class ChangeListener {
     client.on("notification", (msg) => {
       if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
       const change = decodeChange(msg.payload);
-      if (change) this.enqueue(change);
+      if (change) this.coalescer.add(change);
     });
     client.on("error", (err) => this.lost(client, err));
     client.on("end", () => this.lost(client, new Error("LISTEN connection ended")));
@@ -122,37 +121,7 @@ export class ChangeListener {
     this.opts.onError?.(err);
     client.end().catch(() => undefined);
     this.setState("down");
-    this.retryTimer = setTimeout(() => void this.connect(), this.retryDelay);
+    this.retryTimer = this.clock.setTimeout(() => void this.connect(), this.retryDelay);
     this.retryDelay = Math.min(this.retryDelay * 2, 10_000);
-  }
-
-  private enqueue(change: Change): void {
-    const current = this.pending.get(change.topic);
-    if (current === null) {
-      // already "refetch all" for this window
-    } else if (change.keys === null) {
-      this.pending.set(change.topic, null);
-    } else {
-      const keys = current ?? new Set<string>();
-      for (const k of change.keys) keys.add(k);
-      this.pending.set(change.topic, keys.size > MAX_KEYS_PER_CHANGE ? null : keys);
-    }
-    if (this.flushTimer) return;
-    const sinceLast = performance.now() - this.lastFlushAt;
-    this.flushTimer = setTimeout(
-      () => this.flush(),
-      Math.max(this.leadMs, this.coalesceMs - sinceLast),
-    );
-  }
-
-  private flush(): void {
-    this.flushTimer = undefined;
-    this.lastFlushAt = performance.now();
-    const batch = [...this.pending];
-    this.pending.clear();
-    for (const [topic, keys] of batch) {
-      const change: Change = { topic, keys: keys === null ? null : [...keys] };
-      for (const fn of this.subscribers) fn(change);
-    }
   }
 }

@@ -9,9 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import type { Context } from "../../src/context.ts";
-import { preemptionsCsvResponse } from "../../src/preemptions/http.ts";
-import { createTrpcEdge, type EdgeOptions } from "../../src/server/edge.ts";
+import type { Context } from "@peloton/api";
+import { createTrpcEdge, type EdgeOptions, preemptionsCsvResponse } from "@peloton/api/http";
 
 export interface ServedApi {
   /** What PELOTON_URL would be: the tRPC endpoint is `${url}/api/trpc`. */

@@ -5,7 +5,7 @@
  * `gang("g").in("/web").priority(5).cpu(6)`. Amounts not given are 0; tasks
  * are preemptible, non-revocable, job "job", priority 0.
  */
-import { expect } from "vitest";
+
 import {
   decidePreemptions,
   type JobAvailability,
@@ -15,7 +15,8 @@ import {
   type PreemptionTask,
   type Resources,
   toResources,
-} from "../../src/index.ts";
+} from "@peloton/engine";
+import { expect } from "vitest";
 
 export class LeafBuilder {
   private readonly r = {

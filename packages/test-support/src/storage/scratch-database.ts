@@ -13,8 +13,8 @@ import {
   type PgConnection,
   parseDatabaseUrl,
   startEmbeddedPostgres,
-} from "../../src/bootstrap/index.ts";
-import { applyMigrations } from "../../src/migrations/index.ts";
+} from "@peloton/storage/bootstrap";
+import { applyMigrations } from "@peloton/storage/migrations";
 
 export interface ScratchDatabase {
   url: string;

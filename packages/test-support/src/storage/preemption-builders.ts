@@ -8,7 +8,7 @@ import type {
   PreemptionNumbers,
   PreemptionRecord,
   PreemptionVictim,
-} from "../../src/index.ts";
+} from "@peloton/storage";
 
 export const amounts = (a: Partial<Amounts> = {}): Amounts => ({
   cpu: 0,

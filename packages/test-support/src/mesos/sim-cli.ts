@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = resolve(here, "../../../..");
-const cli = resolve(here, "../../src/sim/cli.ts");
+// The file `npm run mesos-sim` runs: a program to start, not a module to import.
+const cli = resolve(repoRoot, "packages/mesos/src/sim/cli.ts");
 
 export interface SimCli {
   url: string;

@@ -2,7 +2,7 @@
  * Random pool trees from a seeded generator, for the benchmarks and the
  * cross-check tests: same seed, same tree. Demand and allocation on leaves.
  */
-import type { EntitlementInput, EntitlementPoolInput, Resources } from "../src/index.ts";
+import type { EntitlementInput, EntitlementPoolInput, Resources } from "@peloton/engine";
 
 export interface RandomPoolsOptions {
   /** Probability that a new pool hangs under the root (else under a random earlier pool). */

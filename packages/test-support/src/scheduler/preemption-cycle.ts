@@ -5,7 +5,7 @@
  * preemptor words them (`rowOf`), recorded with `recordMany` and the jobs'
  * task counts in one transaction. No number
  * is invented: they are the engine's on that data. The running system's
- * preemptor is `src/resmgr/preemptor-loop.ts` (test/preemptor.int.test.ts).
+ * preemptor is scheduler's `src/resmgr/preemptor-loop.ts` (its test/preemptor.int.test.ts).
  */
 import {
   buildPoolTree,
@@ -19,6 +19,7 @@ import {
   preemptionPoolsOf,
   type Resources,
 } from "@peloton/engine";
+import { preemptorRowOf as rowOf } from "@peloton/scheduler";
 import type {
   NewPreemption,
   PreemptionRecordOutcome,
@@ -26,7 +27,6 @@ import type {
   TaskState,
 } from "@peloton/storage";
 import pg from "pg";
-import { rowOf } from "../../src/resmgr/preemptor-loop.ts";
 
 /** A task as the cycle reads it (one row per instance: its current run). */
 export interface CycleTask {

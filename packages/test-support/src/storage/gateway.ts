@@ -1,6 +1,6 @@
+import { openGateway, type StorageGateway } from "@peloton/storage";
 import pg from "pg";
 import { inject } from "vitest";
-import { openGateway, type StorageGateway } from "../../src/index.ts";
 import "./provided-context.ts";
 
 /** A gateway on the run's scratch database (see global-setup.ts). */

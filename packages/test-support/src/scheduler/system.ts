@@ -6,14 +6,17 @@
  */
 import { type JobConfigInput, jobConfigSchema } from "@peloton/engine";
 import type { AgentSpec, MesosSim, MesosSimOptions } from "@peloton/mesos";
+import {
+  createJob,
+  type JobManagerTuning,
+  type SchedulerRuntime,
+  startScheduler,
+} from "@peloton/scheduler";
+import { mesosHostAdapter } from "@peloton/scheduler/boot";
 import type { StorageGateway } from "@peloton/storage";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { expect, inject } from "vitest";
-import { mesosHostAdapter } from "../../src/hostmgr/mesos/mesos-adapter.ts";
-import { createJob } from "../../src/jobmgr/create-job.ts";
-import type { JobManagerTuning } from "../../src/jobmgr/job-manager.ts";
-import { type SchedulerRuntime, startScheduler } from "../../src/runtime/scheduler.ts";
-import { log, onCleanup, testSim } from "./cluster.ts";
-import { sql } from "./db.ts";
+import { log, onCleanup, testSim } from "./sim.ts";
 
 export interface System {
   sim: MesosSim;
@@ -120,7 +123,7 @@ export interface TaskRowView {
 }
 
 export async function tasksOf(jobId: string): Promise<TaskRowView[]> {
-  return sql<TaskRowView>(
+  return directSql<TaskRowView>(
     `SELECT instance_id, state::text, run_id, hostname, reason, message, pinned_host, failure_count
      FROM tasks WHERE job_id = $1 ORDER BY instance_id`,
     [jobId],
@@ -132,7 +135,9 @@ export async function statesOf(jobId: string): Promise<string[]> {
 }
 
 export async function jobState(jobId: string): Promise<string> {
-  const [row] = await sql<{ state: string }>("SELECT state::text FROM jobs WHERE id = $1", [jobId]);
+  const [row] = await directSql<{ state: string }>("SELECT state::text FROM jobs WHERE id = $1", [
+    jobId,
+  ]);
   return row?.state ?? "MISSING";
 }
 
@@ -144,7 +149,7 @@ export async function allIn(jobId: string, state: string, timeout = 20_000): Pro
 }
 
 export async function eventsOf(jobId: string, instance: number) {
-  return sql<{
+  return directSql<{
     run_id: number;
     previous_state: string | null;
     state: string;

@@ -1,9 +1,9 @@
+import type { Actor, Context } from "@peloton/api";
 import { schedulerServices } from "@peloton/scheduler";
 import { ChangeListener, type StorageGateway } from "@peloton/storage";
+import { testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { inject } from "vitest";
-import { testGateway } from "../../../storage/test/support/gateway.ts";
-import type { Actor, Context } from "../../src/index.ts";
-import "../../../storage/test/support/provided-context.ts";
+import "@peloton/test-support/storage/provided-context.ts";
 
 /**
  * A real API context on the run's scratch database: the gateway, the
