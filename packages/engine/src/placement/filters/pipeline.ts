@@ -12,8 +12,9 @@
  *   the static rows read, a remembered failure from the fields every row reads.
  * Adding a filter is adding a row.
  */
-import { amountLessOrEqual } from "../../resources/resources.ts";
+
 import { KIND_COUNT } from "../../resources/kinds.ts";
+import { amountLessOrEqual } from "../../resources/resources.ts";
 import type { TaskClass } from "../feasibility.ts";
 import type { WorkingHosts } from "../working-hosts.ts";
 import { constraintFilter } from "./constraint.ts";

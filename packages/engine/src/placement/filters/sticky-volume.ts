@@ -1,4 +1,3 @@
-
 /**
  * A stateful instance runs where its volume lives (peloton-semantics.md §3:
  * a stateful job's task config has a volume): with a volume host, every other
