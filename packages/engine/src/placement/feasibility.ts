@@ -1,15 +1,14 @@
 /**
- * The filter chain, and the work it saves (Nomad's computed node classes and
- * eval cache):
- * - a task's **class** is what the filters ask of it (resources, ports,
- *   constraint, volume host); a job's tasks share theirs, so it is built once
- *   per run of tasks with the same asks;
- * - the filters that look at what a host *is* (volume, state, GPU, exclusive,
- *   a constraint on attributes) depend only on the GPU ask and the constraint:
- *   their answer is computed once per host for all classes that share those;
- * - a class that found no host is remembered with every host's rejection;
- *   the next task of the class replays only the hosts that changed since,
- *   instead of scanning all hosts again.
+ * The filter table run on hosts, and the work it saves (Nomad's computed node
+ * classes and eval cache):
+ * - a task's **class** is what the filters read of it (`TASK_FIELDS`); a job's
+ *   tasks share theirs, so it is built once per run of tasks with the same asks;
+ * - the static filters' answers (what a host *is*) are computed once per host
+ *   for all classes with the same static key: the fields the static rows read
+ *   (a volume task is checked on its one host and not cached);
+ * - a class that found no host is remembered with every host's answer, keyed
+ *   by every field the filters read; the next task of the class replays only
+ *   the hosts that changed since, instead of scanning all hosts again.
  */
 import type { Constraint } from "../constraints/constraint.ts";
 import { constraintHasKind, constraintNamesExclusive } from "../constraints/evaluate.ts";

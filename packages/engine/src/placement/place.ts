@@ -4,7 +4,7 @@
  *
  *   gangs in task order ─► per task: remembered failure? ─► candidates
  *     (volume host | previous host + hosts from the rotating offset)
- *     ─► filters (volume, state, GPU, exclusive, constraint, resources, ports)
+ *     ─► filters (the table in filters/pipeline.ts: static ones, then dynamic)
  *     ─► scorers (pack, spread, sticky; weights by strategy) on at most
  *        `hostsToScore` feasible hosts ─► best total, ties by hostname
  *     ─► commit to the snapshot copy ─► gang whole, or undone
