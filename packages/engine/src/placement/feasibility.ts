@@ -17,10 +17,10 @@ import {
   DYNAMIC_FILTERS,
   FAILURE_KEY_FIELDS,
   type FilterRow,
+  filtersFor,
   keyOf,
   REJECTION_CODES,
   type RejectionCode,
-  STATIC_FILTERS,
   STATIC_KEY_FIELDS,
 } from "./filters/pipeline.ts";
 import type { PlacementTask, PortRequest } from "./input.ts";
@@ -47,6 +47,19 @@ if (REJECTION_CODES.length >= CODE_MASK) throw new Error("placement: too many re
 const CODE_NUMBER = new Map<RejectionCode, number>(REJECTION_CODES.map((c, i) => [c, i + 1]));
 const num = (code: RejectionCode): number => CODE_NUMBER.get(code)!;
 
+/**
+ * Per code number, the `never` check of the dynamic row that answers it. A
+ * code two dynamic rows answer could not say which row rejected: refused.
+ */
+const NEVER_CHECK: (FilterRow<RejectionCode>["never"] | undefined)[] = [];
+for (const f of DYNAMIC_FILTERS) {
+  for (const code of f.codes) {
+    const n = num(code);
+    if (n in NEVER_CHECK) throw new Error(`placement: two dynamic filters answer ${code}`);
+    NEVER_CHECK[n] = f.never;
+  }
+}
+
 /** The task fields the filters read, as one class (see `TASK_FIELDS`). */
 export class TaskClass {
   readonly ask: Float64Array;
@@ -71,8 +84,9 @@ export class TaskClass {
     this.ask = kindVector(resources);
     this.namesExclusive = constraintNamesExclusive(constraint);
     this.countsTasks = constraint !== undefined && constraintHasKind(constraint, "TASK");
-    this.staticFilters = STATIC_FILTERS.filter((f) => f.appliesTo?.(this) ?? true);
-    this.dynamicFilters = DYNAMIC_FILTERS.filter((f) => f.appliesTo?.(this) ?? true);
+    const filters = filtersFor(this);
+    this.staticFilters = filters.static;
+    this.dynamicFilters = filters.dynamic;
   }
 
   /** Same key, same hosts pass and fail; null: not remembered (volume tasks). */
@@ -155,7 +169,8 @@ export class Feasibility {
     for (let i = 0; i < rows.length; i++) {
       const f = rows[i]!;
       const code = f.check(c, w, h);
-      if (code !== null) return num(code) | (f.never?.(c, w, h) ? NEVER : 0);
+      // The NEVER bit of a dynamic rejection is added only if the task ends unplaced.
+      if (code !== null) return num(code);
     }
     return FITS;
   }
@@ -172,7 +187,11 @@ export class Feasibility {
   /** Every host's rejection, from a scan that found none fitting: kept for the class. */
   rememberFailure(c: TaskClass, codes: Uint8Array): Shortfall {
     const counts = new Int32Array(STATIC_PASS + 1);
-    for (let h = 0; h < codes.length; h++) counts[codes[h]!]!++;
+    for (let h = 0; h < codes.length; h++) {
+      const code = this.withNever(c, h, codes[h]!);
+      codes[h] = code;
+      counts[code]!++;
+    }
     const key = c.failureKey;
     if (key !== null) {
       if (this.failures.size >= MAX_REMEMBERED_FAILURES) {
@@ -200,17 +219,29 @@ export class Feasibility {
     }
     for (let i = f.seen; i < changes.length; i++) {
       const h = changes[i]!;
-      const code = this.firstRejection(c, h);
+      let code = this.firstRejection(c, h);
       if (code === FITS) {
         this.failures.delete(key);
         return null;
       }
+      code = this.withNever(c, h, code);
       f.counts[f.codes[h]!]!--;
       f.counts[code]!++;
       f.codes[h] = code;
     }
     f.seen = changes.length;
     return shortfallOf(f.counts);
+  }
+
+  /**
+   * A dynamic rejection with the NEVER bit when its row says the host can
+   * never take the task (kept off the scan's hot path: only an unplaced task
+   * needs it). Static rejections carry the bit already.
+   */
+  private withNever(c: TaskClass, h: number, code: number): number {
+    if ((code & NEVER) !== 0) return code;
+    const never = NEVER_CHECK[code];
+    return never?.(c, this.w, h) ? code | NEVER : code;
   }
 
   private textOf(c: Constraint | undefined): string {

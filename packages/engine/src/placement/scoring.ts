@@ -9,47 +9,12 @@ import type { ScoreBreakdown } from "./result.ts";
 import { packScore } from "./scorers/pack.ts";
 import { spreadScore } from "./scorers/spread.ts";
 import { stickyScore } from "./scorers/sticky.ts";
-import {
-  SCORER_NAMES,
-  type ScorerName,
-  type ScorerWeights,
-  weightedScore,
-  weightsFor,
-} from "./scorers/strategy.ts";
+import { type ScorerWeights, weightsFor } from "./scorers/strategy.ts";
 import type { WorkingHosts } from "./working-hosts.ts";
-
-/** Each scorer by name, on one task's scorer. */
-const SCORERS: Readonly<Record<ScorerName, (s: TaskScorer, h: number) => number>> = {
-  pack: (s, h) => s.pack(h),
-  spread: (s, h) => s.spread(h),
-  sticky: (s, h) => s.sticky(h),
-};
-
-/** The scorers a weight map weighs (weight > 0), in `SCORER_NAMES` order; one list per map. */
-interface Weighed {
-  readonly scorers: readonly ((s: TaskScorer, h: number) => number)[];
-  readonly weights: Float64Array;
-  readonly sum: number;
-}
-const weighedCache = new WeakMap<ScorerWeights, Weighed>();
-
-function weighedOf(w: ScorerWeights): Weighed {
-  let out = weighedCache.get(w);
-  if (!out) {
-    const names = SCORER_NAMES.filter((n) => w[n] > 0);
-    out = {
-      scorers: names.map((n) => SCORERS[n]),
-      weights: Float64Array.from(names, (n) => w[n]),
-      sum: names.reduce((a, n) => a + w[n], 0),
-    };
-    weighedCache.set(w, out);
-  }
-  return out;
-}
 
 export class TaskScorer {
   private readonly weights: ScorerWeights;
-  private readonly weighed: Weighed;
+  private readonly weightSum: number;
   /** The job's tasks per host and per domain, looked up once per task. */
   private readonly jobHosts: ReadonlyMap<number, number> | undefined;
   private readonly jobDomains: Int32Array | undefined;
@@ -61,7 +26,8 @@ export class TaskScorer {
     private readonly ask: Float64Array,
   ) {
     this.weights = weightsFor(task.strategy, task.previousHost !== undefined);
-    this.weighed = weighedOf(this.weights);
+    const wt = this.weights;
+    this.weightSum = wt.pack + wt.spread + wt.sticky;
     this.jobHosts = w.jobTasksByHost(task.jobId);
     this.jobDomains = w.jobTasksByDomain(task.jobId);
     let fewest = 0;
@@ -72,18 +38,29 @@ export class TaskScorer {
     this.fewestInDomain = fewest;
   }
 
-  /** The weighted mean of the scorers the strategy weighs (the others are not computed). */
+  /**
+   * The weighted mean (`weightedScore`) of the scorers the strategy's map
+   * weighs; the others are not computed. Written out, not looped over names:
+   * this runs for every feasible host of every task.
+   */
   total(h: number): number {
-    const { scorers, weights, sum } = this.weighed;
-    if (sum === 0) return 0;
+    const wt = this.weights;
+    if (this.weightSum === 0) return 0;
     let total = 0;
-    for (let i = 0; i < scorers.length; i++) total += weights[i]! * scorers[i]!(this, h);
-    return total / sum;
+    if (wt.pack > 0) total += wt.pack * this.pack(h);
+    if (wt.spread > 0) total += wt.spread * this.spread(h);
+    if (wt.sticky > 0) total += wt.sticky * this.sticky(h);
+    return total / this.weightSum;
   }
 
+  /** Every scorer, and the same total as `total` (the scorers not weighed add nothing to it). */
   breakdown(h: number): ScoreBreakdown {
-    const scores = { pack: this.pack(h), spread: this.spread(h), sticky: this.sticky(h) };
-    return { total: weightedScore(this.weights, scores), ...scores };
+    return {
+      total: this.total(h),
+      pack: this.pack(h),
+      spread: this.spread(h),
+      sticky: this.sticky(h),
+    };
   }
 
   pack(h: number): number {

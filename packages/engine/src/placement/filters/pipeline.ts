@@ -52,13 +52,18 @@ export interface FilterRow<C extends string = string> {
    */
   readonly kind: "static" | "dynamic";
   readonly reads: readonly TaskField[];
-  /** Whether the row runs for a task class at all (absent: always). */
+  /**
+   * Whether the row runs for a task class at all (absent: always). It may look
+   * only at fields the row reads, or classes sharing a cache key would differ.
+   */
   readonly appliesTo?: (c: TaskClass) => boolean;
   /** null: the host passes; else the rejection. */
   readonly check: (c: TaskClass, w: WorkingHosts, h: number) => C | null;
   /**
    * A dynamic row's rejection that no change of allocation can resolve on this
-   * host (the task is above its total), asked only after `check` rejected.
+   * host (the task is above its total). Asked only of the hosts of a task that
+   * ends unplaced, never while scanning; a code two dynamic rows answer is
+   * refused at load, so the code names the row.
    */
   readonly never?: (c: TaskClass, w: WorkingHosts, h: number) => boolean;
 }
@@ -163,9 +168,44 @@ export const STATIC_KEY_FIELDS = fieldsRead(STATIC_FILTERS);
 /** Fields of a remembered failure's key: what any filter reads. */
 export const FAILURE_KEY_FIELDS = fieldsRead(FILTERS);
 
-/** A task class's key over the given fields. */
+/** A task class's key over the given fields (once per class: a loop, not map and join). */
 export function keyOf(fields: readonly TaskField[], c: TaskClass): string {
-  return fields.map((f) => TASK_FIELDS[f](c)).join("|");
+  let key = "";
+  for (let i = 0; i < fields.length; i++) {
+    if (i > 0) key += "|";
+    key += TASK_FIELDS[fields[i]!](c);
+  }
+  return key;
+}
+
+/** The rows that run for a class: static, then dynamic. */
+export interface ClassFilters {
+  readonly static: readonly FilterRow<RejectionCode>[];
+  readonly dynamic: readonly FilterRow<RejectionCode>[];
+}
+
+const CONDITIONAL: readonly FilterRow<RejectionCode>[] = FILTERS.filter(
+  (f) => f.appliesTo !== undefined,
+);
+const filtersByMask = new Map<number, ClassFilters>();
+
+/**
+ * The rows whose `appliesTo` accepts the class, one list per combination of
+ * answers (built once; a batch builds a class per run of tasks).
+ */
+export function filtersFor(c: TaskClass): ClassFilters {
+  let mask = 0;
+  for (let i = 0; i < CONDITIONAL.length; i++) if (CONDITIONAL[i]!.appliesTo!(c)) mask |= 1 << i;
+  let out = filtersByMask.get(mask);
+  if (!out) {
+    const runs = (f: FilterRow<RejectionCode>) => {
+      const i = CONDITIONAL.indexOf(f);
+      return i < 0 || (mask & (1 << i)) !== 0;
+    };
+    out = { static: STATIC_FILTERS.filter(runs), dynamic: DYNAMIC_FILTERS.filter(runs) };
+    filtersByMask.set(mask, out);
+  }
+  return out;
 }
 
 function assertStaticFirst(): void {
