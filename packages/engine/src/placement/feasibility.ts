@@ -117,13 +117,16 @@ export class Feasibility {
 
   constructor(private readonly w: WorkingHosts) {}
 
-  /** The task's class; the previous task's when it asks through the same objects. */
+  /**
+   * The task's class; the previous task's when it asks through the same
+   * objects (ports by value: callers often build them per task).
+   */
   classOf(task: PlacementTask): TaskClass {
     const last = this.last;
     if (
       last !== null &&
       last.resources === task.resources &&
-      last.ports === task.ports &&
+      samePorts(last.ports, task.ports) &&
       last.constraint === task.constraint &&
       last.volumeHost === task.volumeHost
     ) {
@@ -253,6 +256,13 @@ export class Feasibility {
     }
     return text;
   }
+}
+
+function samePorts(a: PortRequest, b: PortRequest): boolean {
+  if (a === b) return true;
+  if (a.dynamic !== b.dynamic || a.static.length !== b.static.length) return false;
+  for (let i = 0; i < a.static.length; i++) if (a.static[i] !== b.static[i]) return false;
+  return true;
 }
 
 /** Counts per answer byte → counts per code; resolvable when some host's rejection is. */
