@@ -264,10 +264,20 @@ export {
   type UnplacedTask,
 } from "./placement/result.ts";
 export {
+  SCORER_NAMES,
+  type ScorerName,
   type ScorerWeights,
+  type Scores,
   STRATEGY_WEIGHTS,
 } from "./placement/scorers/strategy.ts";
 export { validatePlacementInput } from "./placement/validate.ts";
+export {
+  CAN_NEVER_PLACE,
+  isResolvableWaitingReason,
+  UNRESOLVABLE_WAITING_REASONS,
+  type UnplacedRowReason,
+  unplacedRowReason,
+} from "./placement/waiting-reasons.ts";
 // Preemption (issue 7): inter- and intra-pool victims, each with its reason
 export {
   type Beneficiary,

@@ -5,6 +5,7 @@
  * manager, resource manager and placement loops make it happen, and every
  * change is announced for the live views.
  */
+import { isResolvableWaitingReason } from "@peloton/engine";
 import { z } from "zod";
 import {
   jobCreateInput,
@@ -28,7 +29,12 @@ export const jobsRouter = router({
       ctx.gateway.taskReads.waitingReasons(input.id),
     ]);
     if (job === null) throw jobNotFound(input.id);
-    return { ...job, waiting };
+    // resolvable: false when only the hosts or pools changing can end the wait
+    // (admission's CAN_NEVER_FIT, placement's CAN_NEVER_PLACE).
+    return {
+      ...job,
+      waiting: waiting.map((w) => ({ ...w, resolvable: isResolvableWaitingReason(w.reason) })),
+    };
   }),
 
   list: publicProcedure.input(jobListInput).query(async ({ ctx, input }) => {

@@ -82,15 +82,23 @@ export function describeRejections(rejections: Rejections, ask: PlacementAsk): s
     .join(", ");
 }
 
-/** Why a task is still pending, in one sentence. */
+/**
+ * Why a task is still pending, in one sentence. A reason no change of
+ * allocation resolves says so ("this will never fit on these hosts: 3 hosts
+ * have no GPU") instead of reading like a wait.
+ */
 export function describeUnplaced(u: UnplacedTask): string {
+  const rejections = describeRejections(u.rejections, u.ask);
   const own =
     u.reason === "NO_HOSTS"
       ? "no hosts to place on"
-      : `no host fits: ${describeRejections(u.rejections, u.ask)}`;
+      : u.resolvable || u.gang
+        ? `no host fits: ${rejections}`
+        : `this will never fit on these hosts: ${rejections}`;
   if (u.reason !== "GANG_INCOMPLETE" || !u.gang) return own;
   const g = u.gang;
-  const whole = `its gang ${g.gangId} starts only whole and ${g.fitting} of ${g.size} tasks fit`;
+  const never = u.resolvable ? "" : ", and it will never start whole on these hosts";
+  const whole = `its gang ${g.gangId} starts only whole and ${g.fitting} of ${g.size} tasks fit${never}`;
   return g.memberFit ? `${whole}; this task would fit` : `${whole}; this task: ${own}`;
 }
 

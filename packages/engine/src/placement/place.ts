@@ -4,7 +4,7 @@
  *
  *   gangs in task order ─► per task: remembered failure? ─► candidates
  *     (volume host | previous host + hosts from the rotating offset)
- *     ─► filters (volume, state, GPU, exclusive, constraint, resources, ports)
+ *     ─► filters (the table in filters/pipeline.ts: static ones, then dynamic)
  *     ─► scorers (pack, spread, sticky; weights by strategy) on at most
  *        `hostsToScore` feasible hosts ─► best total, ties by hostname
  *     ─► commit to the snapshot copy ─► gang whole, or undone
@@ -45,7 +45,13 @@ interface Batch {
 
 type TaskOutcome =
   | { ok: true; commit: Commit; placement: TaskPlacement }
-  | { ok: false; reason: UnplacedReason; rejections: Rejections; hostsEvaluated: number };
+  | {
+      ok: false;
+      reason: UnplacedReason;
+      rejections: Rejections;
+      resolvable: boolean;
+      hostsEvaluated: number;
+    };
 
 export function placeTasks(
   hosts: readonly PlacementHost[],
@@ -73,7 +79,7 @@ export function placeTasks(
     if (gang.length === 1) {
       const i = gang[0]!;
       const o = placeTask(batch, tasks[i]!);
-      answers[i] = o.ok ? o.placement : unplacedOf(tasks[i]!, o, 1, 0);
+      answers[i] = o.ok ? o.placement : unplacedOf(tasks[i]!, o, 1, 0, o.resolvable);
       continue;
     }
     const outcomes = gang.map((i) => placeTask(batch, tasks[i]!));
@@ -87,8 +93,10 @@ export function placeTasks(
       continue;
     }
     for (let j = commits.length - 1; j >= 0; j--) w.undo(commits[j]!);
+    // The gang starts whole or not at all: one member that never fits, and neither does it.
+    const resolvable = outcomes.every((o) => o.ok || o.resolvable);
     gang.forEach((i, j) => {
-      answers[i] = unplacedOf(tasks[i]!, outcomes[j]!, gang.length, commits.length);
+      answers[i] = unplacedOf(tasks[i]!, outcomes[j]!, gang.length, commits.length, resolvable);
     });
   }
   const placements: TaskPlacement[] = [];
@@ -106,6 +114,7 @@ function unplacedOf(
   o: TaskOutcome,
   gangSize: number,
   fitting: number,
+  resolvable: boolean,
 ): UnplacedTask {
   const gang: GangShortfall | undefined =
     gangSize > 1 ? { gangId: task.gangId!, size: gangSize, fitting, memberFit: o.ok } : undefined;
@@ -117,18 +126,22 @@ function unplacedOf(
     hostsEvaluated: o.ok ? o.placement.hostsEvaluated : o.hostsEvaluated,
     ask: askOf(task),
     ...(gang ? { gang } : {}),
+    resolvable,
   };
 }
 
 function placeTask(b: Batch, task: PlacementTask): TaskOutcome {
   const { w, feasibility, scratch } = b;
   const n = w.size;
-  if (n === 0) return { ok: false, reason: "NO_HOSTS", rejections: {}, hostsEvaluated: 0 };
+  // No host at all: nothing that ends or is preempted changes that.
+  if (n === 0) {
+    return { ok: false, reason: "NO_HOSTS", rejections: {}, resolvable: false, hostsEvaluated: 0 };
+  }
   const check = feasibility.classOf(task);
 
   // 3. The same asks failed before and no changed host fits now: no scan.
   const known = feasibility.recallFailure(check);
-  if (known) return { ok: false, reason: "NO_HOST_FITS", rejections: known, hostsEvaluated: n };
+  if (known) return { ok: false, reason: "NO_HOST_FITS", ...known, hostsEvaluated: n };
 
   const scorer = new TaskScorer(w, task, check.ask);
   let best = -1;
@@ -184,8 +197,8 @@ function placeTask(b: Batch, task: PlacementTask): TaskOutcome {
   if (best < 0) {
     // Nothing fits: every host's first rejection, remembered for the same asks.
     const codes = task.volumeHost === undefined ? scratch.slice() : allRejections(b, check);
-    const rejections = feasibility.rememberFailure(check, codes);
-    return { ok: false, reason: "NO_HOST_FITS", rejections, hostsEvaluated: n };
+    const shortfall = feasibility.rememberFailure(check, codes);
+    return { ok: false, reason: "NO_HOST_FITS", ...shortfall, hostsEvaluated: n };
   }
 
   // 7. Commit to the snapshot copy: the next task sees the host as it is now.

@@ -5,30 +5,16 @@
  */
 import type { Constraint } from "../constraints/constraint.ts";
 import type { Resources } from "../resources/resources.ts";
+import type { RejectionCode } from "./filters/pipeline.ts";
 import type { PlacementStrategy, PortRange } from "./input.ts";
+import type { Scores } from "./scorers/strategy.ts";
 
 /**
- * Why a host was rejected, in pipeline order (`placeTasks`). A host counts
- * once, under the first filter that rejected it, so the counts of an
- * unplaced task add up to the number of hosts.
+ * Why a host was rejected: the filter table's codes, in pipeline order
+ * (`filters/pipeline.ts`). A host counts once, under the first filter that
+ * rejected it, so the counts of an unplaced task add up to the number of hosts.
  */
-export const REJECTION_CODES = [
-  "HOST_DRAINING",
-  "HOST_DOWN",
-  "VOLUME_ON_OTHER_HOST",
-  "GPU_HOST_RESERVED",
-  "NOT_A_GPU_HOST",
-  "EXCLUSIVE_HOST",
-  "CONSTRAINT_MISMATCH",
-  "INSUFFICIENT_CPU",
-  "INSUFFICIENT_GPU",
-  "INSUFFICIENT_MEMORY",
-  "INSUFFICIENT_DISK",
-  "STATIC_PORT_TAKEN",
-  "INSUFFICIENT_PORTS",
-] as const;
-
-export type RejectionCode = (typeof REJECTION_CODES)[number];
+export { REJECTION_CODES, type RejectionCode } from "./filters/pipeline.ts";
 
 /** Hosts rejected per code; codes that rejected no host are absent. */
 export type Rejections = Partial<Record<RejectionCode, number>>;
@@ -41,11 +27,8 @@ export type Rejections = Partial<Record<RejectionCode, number>>;
 export type UnplacedReason = "NO_HOSTS" | "NO_HOST_FITS" | "GANG_INCOMPLETE";
 
 /** Each scorer on 0–100, and their weighted mean (the strategy's weights). */
-export interface ScoreBreakdown {
+export interface ScoreBreakdown extends Scores {
   readonly total: number;
-  readonly pack: number;
-  readonly spread: number;
-  readonly sticky: number;
 }
 
 export interface TaskPlacement {
@@ -88,6 +71,14 @@ export interface UnplacedTask {
   readonly hostsEvaluated: number;
   readonly ask: PlacementAsk;
   readonly gang?: GangShortfall;
+  /**
+   * Whether a change of what is allocated (tasks ending, preemption) could
+   * place it (Kubernetes' Unschedulable against UnschedulableAndUnresolvable).
+   * false: every host rejects it for what the host is — its state, attributes,
+   * GPUs, the volume's host, a total below the ask — or there are no hosts;
+   * for a gang member, some member of its gang is so.
+   */
+  readonly resolvable: boolean;
 }
 
 export type PlacementInputError =

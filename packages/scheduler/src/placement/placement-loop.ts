@@ -5,7 +5,9 @@
  *   READY tasks (a batch) ─┐
  *   every offered host, leased for the round (free resources and ports)
  *     + host states and totals, what runs where ─┴─▶ engine `placeTasks`
- *   unplaced ─▶ the reason on the row ("no host fits: 23 hosts lack 2 cpu")
+ *   unplaced ─▶ the reason on the row ("no host fits: 23 hosts lack 2 cpu"), or
+ *              CAN_NEVER_PLACE when no change of allocation can place it
+ *              ("this will never fit on these hosts: 3 hosts have no GPU")
  *   placed, host by host in chunks:
  *     READY → LAUNCHING with host, agent, ports and cluster task id, written
  *       BEFORE the launch, so every status update finds its run
@@ -26,6 +28,7 @@ import {
   placeTasks,
   type TaskPlacement,
   taskConfigFor,
+  unplacedRowReason,
 } from "@peloton/engine";
 import type { ReadyTaskRow, StorageGateway, TaskChange, VolumePin } from "@peloton/storage";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
@@ -152,7 +155,7 @@ export class PlacementLoop implements SchedulerLoop {
     const rowById = new Map(ready.map((r) => [r.taskId, r]));
     const notes = result.unplaced.flatMap((u) => {
       const row = rowById.get(u.taskId)!;
-      const n = noteChange(row, u.reason, describeUnplaced(u), "READY");
+      const n = noteChange(row, unplacedRowReason(u), describeUnplaced(u), "READY");
       return n ? [n] : [];
     });
     const byHost = this.launchesByHost(result.placements, rowById, configs, leases, now);

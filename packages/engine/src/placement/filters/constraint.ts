@@ -1,6 +1,5 @@
 import type { Constraint } from "../../constraints/constraint.ts";
 import { constraintAllows, type LabelCounts } from "../../constraints/evaluate.ts";
-import type { RejectionCode } from "../result.ts";
 
 /**
  * The task's constraint evaluated on the host (peloton-semantics.md §3): a
@@ -10,6 +9,6 @@ import type { RejectionCode } from "../result.ts";
 export function constraintFilter(
   constraint: Constraint | undefined,
   counts: LabelCounts,
-): RejectionCode | null {
+): "CONSTRAINT_MISMATCH" | null {
   return constraintAllows(constraint, counts) ? null : "CONSTRAINT_MISMATCH";
 }

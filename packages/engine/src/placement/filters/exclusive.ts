@@ -1,5 +1,4 @@
 import { EXCLUSIVE_ATTRIBUTE } from "../../constraints/attributes.ts";
-import type { RejectionCode } from "../result.ts";
 
 /**
  * A host with the attribute `peloton/exclusive` takes only tasks whose
@@ -11,7 +10,7 @@ import type { RejectionCode } from "../result.ts";
 export function exclusiveFilter(
   hostAttributes: Readonly<Record<string, string>>,
   taskNamesExclusive: boolean,
-): RejectionCode | null {
+): "EXCLUSIVE_HOST" | null {
   return Object.hasOwn(hostAttributes, EXCLUSIVE_ATTRIBUTE) && !taskNamesExclusive
     ? "EXCLUSIVE_HOST"
     : null;

@@ -1,6 +1,5 @@
 import type { PortRange, PortRequest } from "../input.ts";
 import { portIsFree } from "../ports.ts";
-import type { RejectionCode } from "../result.ts";
 
 /**
  * Every static port is free on the host, and after them enough free ports are
@@ -11,7 +10,7 @@ export function portsFilter(
   request: PortRequest,
   ranges: readonly PortRange[],
   freeCount: number,
-): RejectionCode | null {
+): "STATIC_PORT_TAKEN" | "INSUFFICIENT_PORTS" | null {
   const statics = request.static;
   for (let i = 0; i < statics.length; i++) {
     if (!portIsFree(ranges, statics[i]!)) return "STATIC_PORT_TAKEN";

@@ -1,5 +1,3 @@
-import type { RejectionCode } from "../result.ts";
-
 /**
  * A stateful instance runs where its volume lives (peloton-semantics.md §3:
  * a stateful job's task config has a volume): with a volume host, every other
@@ -8,6 +6,6 @@ import type { RejectionCode } from "../result.ts";
 export function stickyVolumeFilter(
   volumeHost: string | undefined,
   hostname: string,
-): RejectionCode | null {
+): "VOLUME_ON_OTHER_HOST" | null {
   return volumeHost === undefined || volumeHost === hostname ? null : "VOLUME_ON_OTHER_HOST";
 }
