@@ -3,11 +3,12 @@
  * can end (`resolvable: false`): placement's CAN_NEVER_PLACE and admission's
  * CAN_NEVER_FIT, as the scheduler writes them on the rows.
  */
+
+import { testContext } from "@peloton/test-support/api/context.ts";
+import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { leafPool } from "../../scheduler/test/support/system.ts";
-import { resetDatabase } from "../../storage/test/support/gateway.ts";
 import { createCaller } from "../src/index.ts";
-import { testContext } from "./support/context.ts";
 import { batchYaml } from "./support/jobs.ts";
 
 const ctx = testContext();

@@ -4,9 +4,17 @@
  * fit on these hosts", not as a wait; when the hosts change it runs.
  */
 import { SIM_DURATION_KEY } from "@peloton/mesos";
+import {
+  agent,
+  allIn,
+  leafPool,
+  ROOMY,
+  startSystem,
+  submit,
+  tasksOf,
+} from "@peloton/test-support/scheduler/system.ts";
+import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { resetDatabase, testGateway } from "../../storage/test/support/gateway.ts";
-import { agent, allIn, leafPool, ROOMY, startSystem, submit, tasksOf } from "./support/system.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -14,7 +22,7 @@ beforeEach(() => resetDatabase());
 
 describe("why pending when it will never fit", () => {
   it("a constraint no host meets says so, and a host that meets it ends the wait", async () => {
-    const { sim } = await startSystem(gateway, [agent("a-1.test"), agent("a-2.test")]);
+    const { sim } = await startSystem([agent("a-1.test"), agent("a-2.test")]);
     const pool = await leafPool(gateway, "web", ROOMY);
     const job = await submit(gateway, pool, {
       name: "in-c",
