@@ -6,17 +6,18 @@
  * terminated retry, delete); where ours differ, the comment says so.
  */
 import { taskConfigFor } from "../job-config/merge.ts";
-import type { JobConfig, JobType } from "../job-config/schema/job-config.ts";
+import type { JobConfig } from "../job-config/schema/job-config.ts";
 import { jobKind } from "../job-config/task-traits.ts";
-import { failureLimit, type RestartBackoff, restartDelayMs } from "./failures.ts";
-import { PREEMPTED_REASON } from "./mesos.ts";
-import { endedBySystem } from "./run-end.ts";
+import type { JobType } from "../vocabulary/job-states.ts";
 import {
   type GoalState,
   isStoppingTaskState,
   isTerminalTaskState,
   type TaskState,
-} from "./states.ts";
+} from "../vocabulary/task-states.ts";
+import { failureLimit, type RestartBackoff, restartDelayMs } from "./failures.ts";
+import { PREEMPTED_REASON } from "./mesos.ts";
+import { endedBySystem } from "./run-end.ts";
 
 export interface TaskSnapshot {
   readonly state: TaskState;
