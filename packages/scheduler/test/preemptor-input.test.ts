@@ -10,9 +10,10 @@ import {
   type JobConfigInput,
   jobConfigSchema,
   type PreemptionPool,
+  type TaskState,
   zeroResources,
 } from "@peloton/engine";
-import type { PoolStateUsage, PreemptorTaskRow, TaskState } from "@peloton/storage";
+import type { PoolStateUsage, PreemptorTaskRow } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
 import { OverAllocationPeriods } from "../src/resmgr/over-allocation-periods.ts";
 import type { LeafPoolNumbers } from "../src/resmgr/pool-entitlements.ts";

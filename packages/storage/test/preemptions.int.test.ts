@@ -10,6 +10,7 @@
  *   │   └── y     beneficiary of some
  *   └── b         victims: job "web" (2 instances); beneficiary of others
  */
+import type { TaskState } from "@peloton/engine";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import type {
@@ -18,7 +19,6 @@ import type {
   PreemptionCountRow,
   PreemptionFilters,
   StorageGateway,
-  TaskState,
 } from "../src/index.ts";
 import { resetDatabase, testGateway } from "./support/gateway.ts";
 import { amounts, preemptionNumbers } from "./support/preemption-builders.ts";

@@ -5,8 +5,13 @@
  * compile time that both sides name the same states and sorts.
  */
 
-import { boundedText, MAX_CURSOR_LENGTH, MAX_SEARCH_LENGTH } from "@peloton/engine";
-import type { VolumeSortKey, VolumeState } from "@peloton/storage";
+import {
+  boundedText,
+  MAX_CURSOR_LENGTH,
+  MAX_SEARCH_LENGTH,
+  type VolumeState,
+} from "@peloton/engine";
+import type { VolumeSortKey } from "@peloton/storage";
 import { z } from "zod";
 import { jobIdSchema } from "./jobs.ts";
 

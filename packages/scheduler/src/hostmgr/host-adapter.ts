@@ -13,7 +13,7 @@
  *      ▲                                                        │ launch(lease, tasks)
  *      └──── status updates ──▶ onStatus(update) ──▶ acked after the handler's write commits
  */
-import type { TaskState } from "@peloton/storage";
+import type { TaskState } from "@peloton/engine";
 
 /** Resources in the scheduler's units: cores, MB, MB, devices. */
 export interface Resources {

@@ -7,15 +7,14 @@
  * announcement, in one transaction. The leader's job manager notices the
  * version move and drives the tasks there.
  */
-import type { JobConfig } from "@peloton/engine";
+
+import type { GoalState, JobConfig, TaskState } from "@peloton/engine";
 import type {
-  GoalState,
   InstanceRange,
   JobDetailRecord,
   Repositories,
   StorageGateway,
   TaskChange,
-  TaskState,
 } from "@peloton/storage";
 import { EVENT_SOURCES } from "./event-sources.ts";
 import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";

@@ -34,6 +34,7 @@ import {
   type PreemptionTask,
   type Resources,
   subtractResources,
+  type TaskState,
   whyNeverFits,
 } from "@peloton/engine";
 import type {
@@ -41,7 +42,6 @@ import type {
   PoolStateUsage,
   PoolUsage,
   PreemptorTaskRow,
-  TaskState,
 } from "@peloton/storage";
 import { admissionSnapshot } from "./admission-input.ts";
 import type { LeafPoolNumbers } from "./pool-entitlements.ts";

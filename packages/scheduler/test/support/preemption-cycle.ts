@@ -18,13 +18,9 @@ import {
   type PreemptionTask,
   preemptionPoolsOf,
   type Resources,
+  type TaskState,
 } from "@peloton/engine";
-import type {
-  NewPreemption,
-  PreemptionRecordOutcome,
-  StorageGateway,
-  TaskState,
-} from "@peloton/storage";
+import type { NewPreemption, PreemptionRecordOutcome, StorageGateway } from "@peloton/storage";
 import pg from "pg";
 import { rowOf } from "../../src/resmgr/preemptor-loop.ts";
 
