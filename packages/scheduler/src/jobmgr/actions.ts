@@ -8,7 +8,12 @@
  * version move and drives the tasks there.
  */
 
-import type { GoalState, JobConfig, TaskState } from "@peloton/engine";
+import {
+  type GoalState,
+  type JobConfig,
+  type TaskState,
+  TERMINAL_TASK_STATES,
+} from "@peloton/engine";
 import type {
   InstanceRange,
   JobDetailRecord,
@@ -47,9 +52,9 @@ export type JobActionResult =
   | { ok: false; failure: JobActionFailure };
 
 /** Ended runs a start replaces (a batch task that succeeded stays done). */
-const ENDED_FOR_START: Record<"batch" | "other", TaskState[]> = {
-  batch: ["FAILED", "LOST", "KILLED"],
-  other: ["SUCCEEDED", "FAILED", "LOST", "KILLED"],
+const ENDED_FOR_START: Record<"batch" | "other", readonly TaskState[]> = {
+  batch: TERMINAL_TASK_STATES.filter((s) => s !== "SUCCEEDED"),
+  other: TERMINAL_TASK_STATES,
 };
 
 export async function actOnJob(

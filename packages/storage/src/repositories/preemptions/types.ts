@@ -12,7 +12,7 @@ import type { CountDelta } from "../count-deltas.ts";
 export type Amounts = Record<ResourceKind, number>;
 
 /** Where the preemption moves its victim: a running task is killed, an admitted one waits again. */
-export type PreemptedState = "PREEMPTING" | "PENDING";
+export type PreemptedState = Extract<TaskState, "PREEMPTING" | "PENDING">;
 
 /** A pool that waited for what the victim's pool gave back (inter-pool). */
 export interface BeneficiaryNumbers {
