@@ -14,6 +14,7 @@ import {
   isStoppingTaskState,
   isTerminalTaskState,
   type TaskState,
+  WAITING_TASK_STATES,
 } from "../vocabulary/task-states.ts";
 import { failureLimit, type RestartBackoff, restartDelayMs } from "./failures.ts";
 import { PREEMPTED_REASON } from "./mesos.ts";
@@ -84,7 +85,7 @@ export type TaskDecision =
     };
 
 /** Not yet on a host: stopping it needs no kill, only leaving its queue. */
-const NOT_LAUNCHED = new Set<TaskState>(["INITIALIZED", "PENDING", "READY", "PLACING", "PLACED"]);
+const NOT_LAUNCHED = new Set<TaskState>(WAITING_TASK_STATES);
 
 export function nextTaskAction(
   task: TaskSnapshot,
