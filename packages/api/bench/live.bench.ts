@@ -8,8 +8,8 @@
  * (benchmarks.md goal: p95 < 500 ms).
  */
 
+import type { TaskState } from "@peloton/engine";
 import { ensureRootPool } from "@peloton/scheduler";
-import type { TaskState } from "@peloton/storage";
 import { createTRPCClient, httpSubscriptionLink } from "@trpc/client";
 import { EventSource } from "undici";
 import {

@@ -6,9 +6,9 @@
  * instance order; beside them the same with a state filter and sorted by
  * state (benchmarks.md goal: p95 < 50 ms per page).
  */
-import { jobConfigSchema } from "@peloton/engine";
+import { jobConfigSchema, type TaskState } from "@peloton/engine";
 import { ensureRootPool } from "@peloton/scheduler";
-import type { NewTask, TaskState } from "@peloton/storage";
+import type { NewTask } from "@peloton/storage";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import superjson from "superjson";
 import {

@@ -6,8 +6,8 @@
  */
 import type {
   Constraint,
-  HostState,
   PlacementHost,
+  PlacementHostState,
   PlacementTask,
   Resources,
 } from "../src/index.ts";
@@ -41,7 +41,7 @@ export function randomCluster(random: () => number, opts: RandomClusterOptions):
       disk: 1_000_000,
     };
     const roll = random();
-    const state: HostState = roll < 0.01 ? "DRAINING" : roll < 0.015 ? "DOWN" : "UP";
+    const state: PlacementHostState = roll < 0.01 ? "DRAINING" : roll < 0.015 ? "DOWN" : "UP";
     const attributes: Record<string, string> = {
       zone: pick(zones),
       rack: `rack-${Math.floor(random() * racks)}`,

@@ -112,10 +112,8 @@ export { pelotonEnum } from "./job-config/peloton-enum.ts";
 export { constraintSchema } from "./job-config/schema/constraint.ts";
 export { type ContainerConfig, containerSchema } from "./job-config/schema/container.ts";
 export {
-  JOB_TYPE_NUMBERS,
   type JobConfig,
   type JobConfigInput,
-  type JobType,
   jobConfigSchema,
   type SlaConfig,
   slaSchema,
@@ -188,22 +186,6 @@ export {
   runEndCause,
 } from "./lifecycle/run-end.ts";
 export {
-  GOAL_STATES,
-  type GoalState,
-  holdsAllocation,
-  isStoppingTaskState,
-  isTerminalJobState,
-  isTerminalTaskState,
-  JOB_STATE_NUMBERS,
-  JOB_STATES,
-  type JobState,
-  TASK_STATE_NUMBERS,
-  TASK_STATES,
-  type TaskState,
-  UPDATE_STATES,
-  type UpdateState,
-} from "./lifecycle/states.ts";
-export {
   nextTaskAction,
   type TaskDecision,
   type TaskPolicy,
@@ -241,8 +223,8 @@ export { gpuFilter } from "./placement/filters/gpu.ts";
 export {
   DEFAULT_HOSTS_TO_SCORE,
   DEFAULT_SPREAD_ATTRIBUTE,
-  type HostState,
   type PlacementHost,
+  type PlacementHostState,
   type PlacementOptions,
   type PlacementStrategy,
   type PlacementTask,
@@ -279,11 +261,7 @@ export {
   unplacedRowReason,
 } from "./placement/waiting-reasons.ts";
 // Preemption (issue 7): inter- and intra-pool victims, each with its reason
-export {
-  type Beneficiary,
-  lowestCommonAncestor,
-  type ResourceClass,
-} from "./preemption/beneficiary.ts";
+export { type Beneficiary, lowestCommonAncestor } from "./preemption/beneficiary.ts";
 export { decidePreemptions } from "./preemption/decide.ts";
 export type {
   GangPreemption,
@@ -294,7 +272,6 @@ export type {
   PoolPreemption,
   PreemptionDecision,
   PreemptionInputError,
-  PreemptionKind,
   PreemptionResult,
 } from "./preemption/decision.ts";
 export {
@@ -360,7 +337,6 @@ export {
   normalizePoolResources,
   type PoolConfigInput,
   type PoolResources,
-  type ReservationType,
   type ResourceConfig,
   type ResourceEntryInput,
   zeroPoolResources,
@@ -413,3 +389,55 @@ export {
   validateMove,
   validateUpdate,
 } from "./respool/validation/validate.ts";
+// The vocabulary (src/vocabulary/): every state, type and set of them the
+// system names, declared here once and imported by storage, API, CLI and console.
+export {
+  CAPACITY_HOST_STATES,
+  HOST_STATES,
+  type HostState,
+} from "./vocabulary/host-states.ts";
+export {
+  isTerminalJobState,
+  JOB_STATE_NUMBERS,
+  JOB_STATES,
+  JOB_TYPE_NUMBERS,
+  JOB_TYPES,
+  type JobState,
+  type JobType,
+  TERMINAL_JOB_STATES,
+  UPDATE_STATES,
+  type UpdateState,
+} from "./vocabulary/job-states.ts";
+export {
+  PREEMPTION_KINDS,
+  type PreemptionKind,
+  RESOURCE_CLASSES,
+  type ResourceClass,
+} from "./vocabulary/preemption.ts";
+export {
+  RESERVATION_TYPE_NUMBERS,
+  RESERVATION_TYPES,
+  type ReservationType,
+} from "./vocabulary/reservation-types.ts";
+export {
+  ALLOCATING_TASK_STATES,
+  FINISHED_TASK_STATES,
+  GOAL_STATES,
+  type GoalState,
+  holdsAllocation,
+  isFinishedTaskState,
+  isStoppingTaskState,
+  isTerminalTaskState,
+  STARTING_TASK_STATES,
+  STOPPING_TASK_STATES,
+  TASK_STATE_NUMBERS,
+  TASK_STATES,
+  type TaskState,
+  TERMINAL_TASK_STATES,
+  UNPLACED_TASK_STATES,
+  WAITING_TASK_STATES,
+} from "./vocabulary/task-states.ts";
+export {
+  VOLUME_STATES,
+  type VolumeState,
+} from "./vocabulary/volume-states.ts";

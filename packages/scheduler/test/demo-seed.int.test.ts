@@ -1,3 +1,4 @@
+import { RESOURCE_KINDS } from "@peloton/engine";
 import { openGateway } from "@peloton/storage";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -59,7 +60,7 @@ describe("demo data", () => {
           c.path.startsWith(`${parent.path}/`) &&
           c.path.split("/").length === parent.path.split("/").length + 1,
       );
-      for (const kind of ["cpu", "memory", "disk", "gpu"] as const) {
+      for (const kind of RESOURCE_KINDS) {
         const sum = children.reduce((a, c) => a + (c.resources[kind]?.[0] ?? 0), 0);
         expect(sum, `${parent.path} ${kind}`).toBeLessThanOrEqual(parent.resources[kind]?.[0] ?? 0);
       }

@@ -6,7 +6,8 @@
  * them. Both must take their row locks in one order, so neither the stop
  * nor a writer transaction is ever chosen as a deadlock victim.
  */
-import type { TaskChange, TaskState } from "@peloton/storage";
+import type { TaskState } from "@peloton/engine";
+import type { TaskChange } from "@peloton/storage";
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { pino } from "pino";

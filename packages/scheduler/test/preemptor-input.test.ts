@@ -10,9 +10,11 @@ import {
   type JobConfigInput,
   jobConfigSchema,
   type PreemptionPool,
+  RESOURCE_KINDS,
+  type TaskState,
   zeroResources,
 } from "@peloton/engine";
-import type { PoolStateUsage, PreemptorTaskRow, TaskState } from "@peloton/storage";
+import type { PoolStateUsage, PreemptorTaskRow } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
 import { OverAllocationPeriods } from "../src/resmgr/over-allocation-periods.ts";
 import type { LeafPoolNumbers } from "../src/resmgr/pool-entitlements.ts";
@@ -77,7 +79,7 @@ function aggregate(rows: readonly PreemptorTaskRow[]): PoolStateUsage[] {
       out.set(key, u);
     }
     u.tasks++;
-    for (const k of ["cpu", "gpu", "memory", "disk"] as const) u.resources[k] += r.resources[k];
+    for (const k of RESOURCE_KINDS) u.resources[k] += r.resources[k];
     if (r.preemptible)
       u.minPreemptiblePriority = Math.min(u.minPreemptiblePriority ?? Infinity, r.priority);
   }

@@ -44,7 +44,6 @@ export type {
   PendingTaskRow,
   PoolHeld,
 } from "./repositories/admission-reads.ts";
-export { ALLOCATING_STATES } from "./repositories/allocating-states.ts";
 export type {
   AuditEntry,
   AuditFacets,
@@ -57,7 +56,6 @@ export type {
   SampleSeries,
 } from "./repositories/entitlement-samples.ts";
 export {
-  CAPACITY_STATES,
   type ClusterHost,
   HOST_SORT_KEYS,
   type HostListQuery,
@@ -95,25 +93,21 @@ export {
   type NewPreemption,
   POOL_SIDES,
   type PoolSide,
-  PREEMPTION_KINDS,
   type PreemptedState,
   type PreemptionBeneficiary,
   type PreemptionCountRow,
   type PreemptionFilters,
-  type PreemptionKind,
   type PreemptionListQuery,
   type PreemptionNumbers,
   type PreemptionRecord,
   type PreemptionRecordOutcome,
   type PreemptionVictim,
   type RescheduledRun,
-  type ResourceClass,
 } from "./repositories/preemptions/types.ts";
-export {
-  type JobAvailabilityRow,
-  type PoolStateUsage,
-  PREEMPTION_CANDIDATE_STATES,
-  type PreemptorTaskRow,
+export type {
+  JobAvailabilityRow,
+  PoolStateUsage,
+  PreemptorTaskRow,
 } from "./repositories/preemptor-reads.ts";
 export type {
   TaskChange,
@@ -130,7 +124,6 @@ export {
   type TaskSortKey,
 } from "./repositories/task-reads.ts";
 export type { TaskRunRow } from "./repositories/task-runs.ts";
-export { TERMINAL_TASK_STATES } from "./repositories/task-status.ts";
 export {
   VOLUME_SORT_KEYS,
   type VolumeFacets,

@@ -1,10 +1,17 @@
 /**
  * The records the storage gateway hands out: plain data, no Prisma types, so
- * nothing above storage depends on the ORM.
+ * nothing above storage depends on the ORM. The states, kinds and types they
+ * name are the engine's vocabulary.
  */
-export const RESOURCE_KINDS = ["cpu", "gpu", "memory", "disk"] as const;
-export type ResourceKind = (typeof RESOURCE_KINDS)[number];
-export type ReservationType = "ELASTIC" | "STATIC";
+import type {
+  GoalState,
+  HostState,
+  JobState,
+  JobType,
+  ReservationType,
+  ResourceKind,
+  TaskState,
+} from "@peloton/engine";
 
 export interface PoolResourceRecord {
   reservation: number;
@@ -65,53 +72,6 @@ export interface PoolUsage {
   slackDemand: Record<ResourceKind, number>;
   slackAllocation: Record<ResourceKind, number>;
 }
-
-export const TASK_STATES = [
-  "UNKNOWN",
-  "INITIALIZED",
-  "PENDING",
-  "READY",
-  "PLACING",
-  "PLACED",
-  "LAUNCHING",
-  "LAUNCHED",
-  "STARTING",
-  "RUNNING",
-  "SUCCEEDED",
-  "FAILED",
-  "LOST",
-  "PREEMPTING",
-  "KILLING",
-  "KILLED",
-  "DELETED",
-] as const;
-export type TaskState = (typeof TASK_STATES)[number];
-
-export const JOB_STATES = [
-  "UNKNOWN",
-  "INITIALIZED",
-  "PENDING",
-  "RUNNING",
-  "SUCCEEDED",
-  "FAILED",
-  "KILLED",
-  "KILLING",
-  "UNINITIALIZED",
-  "DELETED",
-] as const;
-export type JobState = (typeof JOB_STATES)[number];
-
-export const JOB_TYPES = ["BATCH", "SERVICE", "DAEMON", "STATEFUL"] as const;
-export type JobType = (typeof JOB_TYPES)[number];
-
-export const HOST_STATES = ["UP", "DRAINING", "DRAINED", "DOWN"] as const;
-export type HostState = (typeof HOST_STATES)[number];
-
-/** A persistent volume's life: pinned to a host, created by its first launch, deleted. */
-export const VOLUME_STATES = ["INITIALIZED", "CREATED", "DELETED"] as const;
-export type VolumeState = (typeof VOLUME_STATES)[number];
-
-export type GoalState = "RUNNING" | "SUCCEEDED" | "KILLED" | "DELETED";
 
 export interface NewJob {
   id?: string;

@@ -10,7 +10,7 @@
  *   │   └── y     beneficiary of some
  *   └── b         victims: job "web" (2 instances); beneficiary of others
  */
-
+import type { TaskState } from "@peloton/engine";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { amounts, preemptionNumbers } from "@peloton/test-support/storage/preemption-builders.ts";
 import pg from "pg";
@@ -21,7 +21,6 @@ import type {
   PreemptionCountRow,
   PreemptionFilters,
   StorageGateway,
-  TaskState,
 } from "../src/index.ts";
 
 const gateway = testGateway();

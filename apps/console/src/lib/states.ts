@@ -1,7 +1,12 @@
-/** Colours by meaning, shared by every page that shows a state. */
+/**
+ * Colours by meaning, shared by every page that shows a state. Each map is
+ * keyed by its state type, so a new state does not compile until it has a tone.
+ */
+import type { HostState, JobState, TaskState, VolumeState } from "@peloton/api/schemas";
+
 export type Tone = "ok" | "warn" | "bad" | "info" | "idle";
 
-const TASK_TONES: Record<string, Tone> = {
+const TASK_TONES: Record<TaskState, Tone> = {
   RUNNING: "ok",
   SUCCEEDED: "ok",
   PENDING: "warn",
@@ -22,7 +27,21 @@ const TASK_TONES: Record<string, Tone> = {
   UNKNOWN: "idle",
 };
 
-const HOST_TONES: Record<string, Tone> = {
+/** A job's state reads like its tasks' (UNINITIALIZED: not yet written out, like INITIALIZED). */
+const JOB_TONES: Record<JobState, Tone> = {
+  RUNNING: "ok",
+  SUCCEEDED: "ok",
+  PENDING: "warn",
+  KILLING: "warn",
+  FAILED: "bad",
+  INITIALIZED: "idle",
+  UNINITIALIZED: "idle",
+  KILLED: "idle",
+  DELETED: "idle",
+  UNKNOWN: "idle",
+};
+
+const HOST_TONES: Record<HostState, Tone> = {
   UP: "ok",
   DRAINING: "warn",
   DRAINED: "idle",
@@ -30,16 +49,22 @@ const HOST_TONES: Record<string, Tone> = {
 };
 
 /** A volume waiting for its first launch to create it is on its way (info), as a placed task is. */
-const VOLUME_TONES: Record<string, Tone> = {
+const VOLUME_TONES: Record<VolumeState, Tone> = {
   INITIALIZED: "info",
   CREATED: "ok",
   DELETED: "idle",
 };
 
-export const taskTone = (s: string): Tone => TASK_TONES[s] ?? "idle";
-export const jobTone = taskTone;
-export const hostTone = (s: string): Tone => HOST_TONES[s] ?? "idle";
-export const volumeTone = (s: string): Tone => VOLUME_TONES[s] ?? "idle";
+/** Strings from a URL or an older server may name no state: those read as idle. */
+const toneIn =
+  <S extends string>(tones: Record<S, Tone>) =>
+  (s: string): Tone =>
+    (tones as Partial<Record<string, Tone>>)[s] ?? "idle";
+
+export const taskTone = toneIn(TASK_TONES);
+export const jobTone = toneIn(JOB_TONES);
+export const hostTone = toneIn(HOST_TONES);
+export const volumeTone = toneIn(VOLUME_TONES);
 
 export const TONE_DOT: Record<Tone, string> = {
   ok: "bg-ok",

@@ -4,12 +4,12 @@
  * in keyset batches so a long history never sits in memory. One row per
  * preemption, numbers per kind in their own columns (cores, MB, GPUs).
  */
-import {
-  type Amounts,
-  type PreemptionFilters,
-  type PreemptionRecord,
-  RESOURCE_KINDS,
-  type ReadOnlyGateway,
+import { RESOURCE_KINDS } from "@peloton/engine";
+import type {
+  Amounts,
+  PreemptionFilters,
+  PreemptionRecord,
+  ReadOnlyGateway,
 } from "@peloton/storage";
 import type { PreemptionFiltersValue } from "../schemas/preemptions.ts";
 

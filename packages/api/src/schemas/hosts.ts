@@ -5,12 +5,13 @@
 
 import {
   boundedText,
+  HOST_STATES,
   MAX_NAME_LENGTH,
   MAX_SEARCH_LENGTH,
   MAX_SEARCH_TERMS,
   MAX_VALUE_LENGTH,
 } from "@peloton/engine";
-import { HOST_SORT_KEYS, HOST_STATES } from "@peloton/storage";
+import { HOST_SORT_KEYS } from "@peloton/storage";
 import { z } from "zod";
 import { opaqueCursorSchema } from "./cursors.ts";
 

@@ -9,4 +9,5 @@ export * from "./limits.ts";
 export * from "./pools.ts";
 export * from "./preemptions.ts";
 export * from "./tasks.ts";
+export * from "./vocabulary.ts";
 export * from "./volumes.ts";

@@ -9,9 +9,7 @@ import {
   boundedNumber,
   boundedText,
   JOB_STATES,
-  JOB_TYPE_NUMBERS,
-  type JobState,
-  type JobType,
+  JOB_TYPES,
   MAX_INSTANCES,
   MAX_INT32,
   MAX_NAME_LENGTH,
@@ -24,19 +22,6 @@ import { z } from "zod";
 import { opaqueCursorSchema, rowIdCursorSchema } from "./cursors.ts";
 import { poolPathSchema, versionSchema } from "./pools.ts";
 
-// The state vocabulary, for filters and for what an action applies to (no server code).
-export {
-  GOAL_STATES,
-  isTerminalJobState,
-  isTerminalTaskState,
-  JOB_STATES,
-  type JobState,
-  type JobType,
-  TASK_STATES,
-  type TaskState,
-} from "@peloton/engine";
-
-export const JOB_TYPE_NAMES = Object.keys(JOB_TYPE_NUMBERS) as [JobType, ...JobType[]];
 export const JOB_SORT_NAMES = [
   "createdAt",
   "updatedAt",
@@ -64,11 +49,8 @@ export const jobCreateInput = z.object({
 
 export const jobListInput = z.object({
   /** Only these states (all but DELETED when empty). */
-  states: z
-    .array(z.enum(JOB_STATES as [JobState, ...JobState[]]))
-    .max(JOB_STATES.length)
-    .default([]),
-  types: z.array(z.enum(JOB_TYPE_NAMES)).max(JOB_TYPE_NAMES.length).default([]),
+  states: z.array(z.enum(JOB_STATES)).max(JOB_STATES.length).default([]),
+  types: z.array(z.enum(JOB_TYPES)).max(JOB_TYPES.length).default([]),
   pool: poolPathSchema.optional(),
   owner: boundedText(MAX_NAME_LENGTH, { trim: true }).optional(),
   /** Part of the name. */

@@ -19,11 +19,14 @@ import {
   MAX_POOL_RESOURCES,
   MAX_POOL_SHARE,
   pelotonEnum,
+  RESERVATION_TYPE_NUMBERS,
+  RESERVATION_TYPES,
+  RESOURCE_KINDS,
+  type ResourceKind,
 } from "@peloton/engine";
 import { z } from "zod";
 import { rowIdCursorSchema } from "./cursors.ts";
 
-export const RESOURCE_KINDS = ["cpu", "gpu", "memory", "disk"] as const;
 export const resourceKindSchema = z.enum(RESOURCE_KINDS);
 
 /** A pool's amount: finite, ≥ 0, at most MAX_POOL_AMOUNT (shares: MAX_POOL_SHARE). */
@@ -65,7 +68,7 @@ export const resourceConfigSchema = z.strictObject({
   limit: amount("limit").default(0),
   // Protobuf's zero value: a listed kind without a share has share 0.
   share: amount("share", MAX_POOL_SHARE).default(0),
-  type: pelotonEnum({ ELASTIC: 1, STATIC: 2 }).default("ELASTIC"),
+  type: pelotonEnum(RESERVATION_TYPE_NUMBERS).default("ELASTIC"),
 });
 
 // Finite and ≥ 0 here; above 100 is the engine's rule (CONTROLLER_LIMIT_OVER_100), with its words.
@@ -147,8 +150,6 @@ export const poolsGetInput = z.object({ path: poolPathSchema });
 // engine's errors carry (`resources.cpu.reservation`): a server-side issue
 // lands beside the input it concerns without translation.
 
-export const RESERVATION_TYPES = ["ELASTIC", "STATIC"] as const;
-
 export const kindSettingsSchema = z.strictObject({
   reservation: amount("reservation"),
   limit: amount("limit"),
@@ -202,7 +203,7 @@ export function formToConfig(values: z.output<typeof poolFormSchema>): RespoolCo
 
 /** A stored configuration as the form's starting values (kinds it does not list take Peloton's defaults). */
 export function configToForm(config: RespoolConfigInput): PoolFormValues {
-  const kind = (k: (typeof RESOURCE_KINDS)[number]) => {
+  const kind = (k: ResourceKind) => {
     const r = config.resources?.find((e) => e.kind === k);
     return r
       ? {

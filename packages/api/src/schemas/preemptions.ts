@@ -5,16 +5,19 @@
  * and a command line select the same rows. Imports nothing but zod and the
  * pool path rule, so it is safe in a browser bundle.
  */
-import { boundedNumber, boundedText, MAX_INT32 } from "@peloton/engine";
+import {
+  boundedNumber,
+  boundedText,
+  MAX_INT32,
+  PREEMPTION_KINDS,
+  type PreemptionKind,
+} from "@peloton/engine";
 import { z } from "zod";
 import { rowIdSchema } from "./cursors.ts";
 import { poolPathSchema } from "./pools.ts";
 
-export const PREEMPTION_KIND_VALUES = ["INTER_POOL", "INTRA_POOL"] as const;
-export type PreemptionKindValue = (typeof PREEMPTION_KIND_VALUES)[number];
-
 /** How the console and the CLI name each kind. */
-export const PREEMPTION_KIND_LABELS: Record<PreemptionKindValue, string> = {
+export const PREEMPTION_KIND_LABELS: Record<PreemptionKind, string> = {
   INTER_POOL: "inter-pool fairness",
   INTRA_POOL: "intra-pool priority",
 };
@@ -70,7 +73,7 @@ const filterShape = {
   instance: boundedNumber(0, MAX_INT32, { whole: true }).optional(),
   /** The victim's task id. */
   task: uuid("task").optional(),
-  kind: z.enum(PREEMPTION_KIND_VALUES).optional(),
+  kind: z.enum(PREEMPTION_KINDS).optional(),
   since: timeBoundSchema.optional(),
   until: timeBoundSchema.optional(),
 };
@@ -146,8 +149,8 @@ export function preemptionFiltersFromQuery(params: Params): PreemptionFiltersInp
     job: text("job"),
     instance: instance !== undefined && /^\d+$/.test(instance) ? Number(instance) : undefined,
     task: text("task"),
-    kind: (PREEMPTION_KIND_VALUES as readonly string[]).includes(kind ?? "")
-      ? (kind as PreemptionKindValue)
+    kind: (PREEMPTION_KINDS as readonly string[]).includes(kind ?? "")
+      ? (kind as PreemptionKind)
       : undefined,
     since: text("since"),
     until: text("until"),

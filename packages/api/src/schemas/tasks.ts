@@ -11,7 +11,6 @@ import {
   MAX_INT32,
   MAX_LOG_OFFSET,
   TASK_STATES,
-  type TaskState,
 } from "@peloton/engine";
 import { z } from "zod";
 import { opaqueCursorSchema, rowIdCursorSchema } from "./cursors.ts";
@@ -31,10 +30,7 @@ export const instanceRangeSchema = z
 
 export const taskListInput = z.object({
   jobId: jobIdSchema,
-  states: z
-    .array(z.enum(TASK_STATES as [TaskState, ...TaskState[]]))
-    .max(TASK_STATES.length)
-    .default([]),
+  states: z.array(z.enum(TASK_STATES)).max(TASK_STATES.length).default([]),
   host: boundedText(253, { trim: true }).optional(),
   instanceFrom: instance.optional(),
   instanceTo: instance.optional(),

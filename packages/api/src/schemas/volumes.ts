@@ -1,21 +1,14 @@
 /**
  * Persistent volume schemas shared by the API (`volumes.list`) and the
- * console (`/volumes`, filters in the URL). Imports nothing but zod at run
- * time, so it is safe in a browser bundle; the storage types only check at
- * compile time that both sides name the same states and sorts.
+ * console (`/volumes`, filters in the URL). Imports nothing but zod and the
+ * engine at run time, so it is safe in a browser bundle; the storage types
+ * only check at compile time that both sides name the same sorts.
  */
 
-import { boundedText, MAX_CURSOR_LENGTH, MAX_SEARCH_LENGTH } from "@peloton/engine";
-import type { VolumeSortKey, VolumeState } from "@peloton/storage";
+import { boundedText, MAX_CURSOR_LENGTH, MAX_SEARCH_LENGTH, VOLUME_STATES } from "@peloton/engine";
+import type { VolumeSortKey } from "@peloton/storage";
 import { z } from "zod";
 import { jobIdSchema } from "./jobs.ts";
-
-/** Pinned to a host (INITIALIZED), made by the instance's first launch (CREATED), DELETED. */
-export const VOLUME_STATES = [
-  "INITIALIZED",
-  "CREATED",
-  "DELETED",
-] as const satisfies readonly VolumeState[];
 
 /** job = job name then instance; the others fall back to that, and the id breaks the last tie. */
 export const VOLUME_SORT_NAMES = [

@@ -1,10 +1,8 @@
+import { HOST_STATES, type HostState } from "@peloton/api/schemas";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
-
-const HOST_STATES = ["UP", "DRAINING", "DRAINED", "DOWN"] as const;
-type HostState = (typeof HOST_STATES)[number];
 
 const n = (v: number) => String(Math.round(v * 100) / 100);
 const gib = (mb: number) => `${n(mb / 1024)}GiB`;

@@ -3,7 +3,7 @@
  * PENDING, RUNNING) of an owner or with labels, each stopped on its own and
  * reported, as Peloton's JobStopAction does.
  */
-import { isTerminalJobState } from "@peloton/api/schemas";
+import { isTerminalJobState, type JobState } from "@peloton/api/schemas";
 import type { ApiClient } from "../api-client.ts";
 import { apiUrl } from "../api-client.ts";
 import { CliError, describeError } from "../errors.ts";
@@ -17,7 +17,8 @@ export interface StopRequest {
   confirm: () => Promise<boolean>;
 }
 
-const ACTIVE = ["INITIALIZED", "PENDING", "RUNNING"] as const;
+/** The jobs Peloton's `job stop` looks for when no id is given. */
+const ACTIVE = ["INITIALIZED", "PENDING", "RUNNING"] as const satisfies readonly JobState[];
 
 export async function stopJobs(
   api: ApiClient,

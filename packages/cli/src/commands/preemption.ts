@@ -6,6 +6,7 @@
 import {
   PREEMPTION_KIND_LABELS,
   type PreemptionFiltersInput,
+  type PreemptionKind,
   preemptionFiltersToQuery,
 } from "@peloton/api/schemas";
 import type { Command } from "commander";
@@ -16,7 +17,8 @@ import { formatTable } from "../output.ts";
 type Page = Awaited<ReturnType<ApiClient["preemptions"]["list"]["query"]>>;
 type Preemption = Page["items"][number];
 
-const KINDS: Record<string, "INTER_POOL" | "INTRA_POOL"> = {
+/** The spellings the command line accepts for each kind. */
+const KINDS: Record<string, PreemptionKind> = {
   inter: "INTER_POOL",
   "inter-pool": "INTER_POOL",
   inter_pool: "INTER_POOL",

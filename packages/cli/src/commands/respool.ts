@@ -16,11 +16,10 @@ import { type Command, Option } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { CliError } from "../errors.ts";
 import { formatNumber, formatTable } from "../output.ts";
-import { type DumpFormat, formatPoolInfos, poolInfo } from "../respool/pool-info.ts";
+import { type DumpFormat, formatPoolInfos, KIND_COLUMNS, poolInfo } from "../respool/pool-info.ts";
 import { readUpdateFile } from "../respool/update-file.ts";
 
 const PATH_ARG = "complete path of the resource pool starting from the root";
-const KINDS = ["cpu", "memory", "disk", "gpu"] as const;
 
 function readText(file: string): string {
   try {
@@ -170,7 +169,7 @@ export function registerRespool(
       print(
         formatTable(
           ["KIND", "RESERVATION", "LIMIT", "SHARE", "TYPE", "ENTITLEMENT", "ALLOCATION", "DEMAND"],
-          KINDS.map((k) => {
+          KIND_COLUMNS.map((k) => {
             const r = pool.resources[k];
             return [
               k,

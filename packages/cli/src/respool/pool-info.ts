@@ -7,13 +7,13 @@
  * `respool update` as it is (its `version` guards the edit).
  */
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
+import { RESERVATION_TYPE_NUMBERS, type ResourceKind } from "@peloton/api/schemas";
 import { stringify } from "yaml";
 
 type PoolView = inferRouterOutputs<AppRouter>["pools"]["tree"]["pools"][number];
 
-const KINDS = ["cpu", "memory", "disk", "gpu"] as const;
-/** Peloton's ReservationType numbers. */
-const RESERVATION_TYPE = { ELASTIC: 1, STATIC: 2 } as const;
+/** The order Peloton's CLI prints the kinds in. */
+export const KIND_COLUMNS: readonly ResourceKind[] = ["cpu", "memory", "disk", "gpu"];
 
 export function poolInfo(pool: PoolView, childIds: readonly string[]) {
   const children = childIds.map((value) => ({ value }));
@@ -25,14 +25,14 @@ export function poolInfo(pool: PoolView, childIds: readonly string[]) {
       owningTeam: pool.owningTeam,
       ldapGroups: [...pool.ldapGroups],
       description: pool.description,
-      resources: KINDS.map((kind) => {
+      resources: KIND_COLUMNS.map((kind) => {
         const r = pool.resources[kind];
         return {
           kind,
           reservation: r.reservation,
           limit: r.limit,
           share: r.share,
-          type: RESERVATION_TYPE[r.type],
+          type: RESERVATION_TYPE_NUMBERS[r.type],
         };
       }),
       parent,
@@ -44,7 +44,7 @@ export function poolInfo(pool: PoolView, childIds: readonly string[]) {
     },
     parent,
     children,
-    usages: KINDS.map((kind) => ({
+    usages: KIND_COLUMNS.map((kind) => ({
       kind,
       allocation: pool.resources[kind].allocation,
       slack: pool.resources[kind].slackAllocation,

@@ -1,5 +1,5 @@
 import { formatAmount } from "../resources/format.ts";
-import type { ResourceKind } from "../resources/kinds.ts";
+import { RESOURCE_KINDS, type ResourceKind } from "../resources/kinds.ts";
 import { amountLessOrEqual } from "../resources/resources.ts";
 import type { AdmissionQueue, AdmissionReason, NeverFitCause, ShortfallReason } from "./reasons.ts";
 
@@ -82,9 +82,9 @@ export function describeNeverFit(c: NeverFitCause): string {
         return `a task needs ${c.need} ports, and ${hostsWord(c.hosts)} offers at most ${c.largest}`;
       if (c.kind !== null)
         return `a task needs ${amountOf(c.kind, c.need)}, and the largest host (of ${c.hosts}) has ${amountOf(c.kind, c.largest)}`;
-      const parts = (["cpu", "gpu", "memory", "disk"] as const)
-        .filter((k) => c.task.resources[k] > 0)
-        .map((k) => amountOf(k, c.task.resources[k]));
+      const parts = RESOURCE_KINDS.filter((k) => c.task.resources[k] > 0).map((k) =>
+        amountOf(k, c.task.resources[k]),
+      );
       if (c.task.ports > 0) parts.push(`${c.task.ports} ports`);
       return `no host (of ${c.hosts}) has all a task needs at once: ${parts.join(", ")}`;
     }

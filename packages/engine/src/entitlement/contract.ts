@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RESOURCE_KINDS } from "../resources/kinds.ts";
 import { DEFAULT_SLACK_LIMIT_PERCENT, normalizePoolResources } from "../respool/config.ts";
+import { RESERVATION_TYPES } from "../vocabulary/reservation-types.ts";
 import type { EntitlementInput } from "./input.ts";
 
 /**
@@ -45,7 +46,7 @@ const resourceEntry = z.strictObject(
     reservation: amount.optional(),
     limit: amount.optional(),
     share: amount.optional(),
-    type: z.enum(["ELASTIC", "STATIC"]).optional(),
+    type: z.enum(RESERVATION_TYPES).optional(),
   },
   strict,
 );

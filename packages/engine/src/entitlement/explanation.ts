@@ -1,5 +1,5 @@
 import { KIND_COUNT } from "../resources/kinds.ts";
-import type { ReservationType } from "../respool/config.ts";
+import type { ReservationType } from "../vocabulary/reservation-types.ts";
 
 /**
  * How a pool's amount of one kind came about, step by step, in the order the

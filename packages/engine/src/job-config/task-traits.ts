@@ -4,7 +4,8 @@
  * be preempted or run on revocable (slack) resources.
  */
 import type { Resources } from "../resources/resources.ts";
-import type { JobConfig, JobType } from "./schema/job-config.ts";
+import type { JobType } from "../vocabulary/job-states.ts";
+import type { JobConfig } from "./schema/job-config.ts";
 import type { TaskConfig } from "./schema/task-config.ts";
 
 /** A task's request in engine units: cpu cores, gpu devices, memory and disk in MB. */

@@ -3,8 +3,8 @@
  * (pkg/jobmgr/goalstate/job_runtime_updater.go) for batch jobs, and ours for
  * the long-running kinds, which never complete while they should run.
  */
-import type { JobType } from "../job-config/schema/job-config.ts";
-import type { GoalState, JobState, TaskState } from "./states.ts";
+import type { JobState, JobType } from "../vocabulary/job-states.ts";
+import type { GoalState, TaskState } from "../vocabulary/task-states.ts";
 
 export type TaskStateCounts = Partial<Record<TaskState, number>>;
 

@@ -4,7 +4,11 @@
  * it has one; the partition-aware states it never asked for are ours.
  */
 
-import { isStoppingTaskState, isTerminalTaskState, type TaskState } from "./states.ts";
+import {
+  isStoppingTaskState,
+  isTerminalTaskState,
+  type TaskState,
+} from "../vocabulary/task-states.ts";
 import { canTransition, TASK_TRANSITIONS, type TransitionRefusal } from "./transitions.ts";
 
 export const MESOS_TASK_STATES = [

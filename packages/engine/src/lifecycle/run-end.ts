@@ -14,8 +14,9 @@
  * that restarts reports its tasks FAILED with REASON_EXECUTOR_TERMINATED);
  * a preemption is its own cause (peloton-semantics.md §4).
  */
+
+import { type GoalState, isTerminalTaskState, type TaskState } from "../vocabulary/task-states.ts";
 import { PREEMPTED_REASON } from "./mesos.ts";
-import { type GoalState, isTerminalTaskState, type TaskState } from "./states.ts";
 
 export type RunEndCause =
   /** The task's own doing: counts as a failure. */

@@ -6,17 +6,19 @@
  * terminated retry, delete); where ours differ, the comment says so.
  */
 import { taskConfigFor } from "../job-config/merge.ts";
-import type { JobConfig, JobType } from "../job-config/schema/job-config.ts";
+import type { JobConfig } from "../job-config/schema/job-config.ts";
 import { jobKind } from "../job-config/task-traits.ts";
-import { failureLimit, type RestartBackoff, restartDelayMs } from "./failures.ts";
-import { PREEMPTED_REASON } from "./mesos.ts";
-import { endedBySystem } from "./run-end.ts";
+import type { JobType } from "../vocabulary/job-states.ts";
 import {
   type GoalState,
   isStoppingTaskState,
   isTerminalTaskState,
   type TaskState,
-} from "./states.ts";
+  WAITING_TASK_STATES,
+} from "../vocabulary/task-states.ts";
+import { failureLimit, type RestartBackoff, restartDelayMs } from "./failures.ts";
+import { PREEMPTED_REASON } from "./mesos.ts";
+import { endedBySystem } from "./run-end.ts";
 
 export interface TaskSnapshot {
   readonly state: TaskState;
@@ -83,7 +85,7 @@ export type TaskDecision =
     };
 
 /** Not yet on a host: stopping it needs no kill, only leaving its queue. */
-const NOT_LAUNCHED = new Set<TaskState>(["INITIALIZED", "PENDING", "READY", "PLACING", "PLACED"]);
+const NOT_LAUNCHED = new Set<TaskState>(WAITING_TASK_STATES);
 
 export function nextTaskAction(
   task: TaskSnapshot,

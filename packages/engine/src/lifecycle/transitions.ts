@@ -4,9 +4,7 @@
  * placement half, its job manager (status updates, goal-state actions) for
  * the rest, in one table. A new run of an instance starts at INITIALIZED.
  */
-import type { TaskState } from "./states.ts";
-
-const ENDED = ["SUCCEEDED", "FAILED", "LOST", "KILLED"] as const;
+import { TERMINAL_TASK_STATES as ENDED, type TaskState } from "../vocabulary/task-states.ts";
 
 export const TASK_TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>> = {
   // Placeholder for a state Peloton could not read; no task lives in it.

@@ -5,9 +5,14 @@
  */
 import type { Constraint, Label } from "../constraints/constraint.ts";
 import type { Resources } from "../resources/resources.ts";
+import type { HostState } from "../vocabulary/host-states.ts";
 
-/** UP hosts take tasks; DRAINING (maintenance) and DOWN hosts take none. */
-export type HostState = "UP" | "DRAINING" | "DOWN";
+/**
+ * UP hosts take tasks; DRAINING (maintenance) and DOWN hosts take none. A
+ * DRAINED host is a DRAINING one with no tasks left, so placement sees it as
+ * DRAINING.
+ */
+export type PlacementHostState = Exclude<HostState, "DRAINED">;
 
 /** A range of port numbers, both ends included (a Mesos `ports` range). */
 export interface PortRange {
@@ -19,7 +24,7 @@ export interface PlacementHost {
   readonly hostname: string;
   /** The agent the launch goes to (Mesos agent id). */
   readonly agentId: string;
-  readonly state: HostState;
+  readonly state: PlacementHostState;
   /** Everything the host has, used or not (the pack scorer's denominator). */
   readonly total: Resources;
   /** What is offered now. */

@@ -14,10 +14,8 @@ import {
   subtractResources,
 } from "../resources/resources.ts";
 import { parentPath, ROOT_PATH } from "../respool/path.ts";
+import type { ResourceClass } from "../vocabulary/preemption.ts";
 import type { PreemptionPool } from "./input.ts";
-
-/** Which allocation is over its entitlement: non-revocable, or revocable (slack). */
-export type ResourceClass = "NON_SLACK" | "SLACK";
 
 /** A decision names at most this many beneficiaries, the closest relatives first. */
 export const MAX_BENEFICIARIES = 5;

@@ -10,8 +10,10 @@
  * (the pools' allocations, the jobs' availability budgets), so later
  * decisions of the cycle see earlier ones.
  */
+
+import type { ResourceClass } from "../vocabulary/preemption.ts";
 import { AvailabilityBudget } from "./availability.ts";
-import { type ResourceClass, WaitingPools } from "./beneficiary.ts";
+import { WaitingPools } from "./beneficiary.ts";
 import { PoolCandidates } from "./candidates.ts";
 import type { PreemptionResult } from "./decision.ts";
 import type { PreemptionInput, PreemptionTask } from "./input.ts";

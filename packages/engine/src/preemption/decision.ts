@@ -4,10 +4,9 @@
  * period. The preemptions table records these; `describePreemption` words them.
  */
 import type { Resources } from "../resources/resources.ts";
-import type { Beneficiary, ResourceClass } from "./beneficiary.ts";
+import type { ResourceClass } from "../vocabulary/preemption.ts";
+import type { Beneficiary } from "./beneficiary.ts";
 import type { PreemptionTask } from "./input.ts";
-
-export type PreemptionKind = "INTER_POOL" | "INTRA_POOL";
 
 /** The victim pool's numbers for the resource class in excess, per kind. */
 export interface PoolNumbers {

@@ -6,8 +6,9 @@
  * (`rank.ts`) until covered.
  */
 import type { Resources } from "../resources/resources.ts";
+import type { ResourceClass } from "../vocabulary/preemption.ts";
 import type { AvailabilityBudget } from "./availability.ts";
-import { poolNumbers, type ResourceClass, type WaitingPools } from "./beneficiary.ts";
+import { poolNumbers, type WaitingPools } from "./beneficiary.ts";
 import type { PoolCandidates } from "./candidates.ts";
 import { coverExcess } from "./cover.ts";
 import type { InterPoolDecision, PoolPreemption } from "./decision.ts";

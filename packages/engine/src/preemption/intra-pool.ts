@@ -11,8 +11,9 @@
  * wait behind this one, as in admission).
  */
 import { addResources, isZeroResources, subtractResources } from "../resources/resources.ts";
+import type { ResourceClass } from "../vocabulary/preemption.ts";
 import type { AvailabilityBudget } from "./availability.ts";
-import { poolNumbers, type ResourceClass } from "./beneficiary.ts";
+import { poolNumbers } from "./beneficiary.ts";
 import type { PoolCandidates } from "./candidates.ts";
 import { coverExcess } from "./cover.ts";
 import type { GangPreemption, IntraPoolDecision } from "./decision.ts";

@@ -6,7 +6,7 @@
  */
 import { RESOURCE_KINDS } from "../resources/kinds.ts";
 import { type Resources, subtractAmount } from "../resources/resources.ts";
-import type { ResourceClass } from "./beneficiary.ts";
+import type { ResourceClass } from "../vocabulary/preemption.ts";
 import type { PreemptionPool } from "./input.ts";
 
 export class PoolAllocations {

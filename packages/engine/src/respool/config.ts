@@ -1,11 +1,5 @@
 import { RESOURCE_KINDS, type ResourceKind } from "../resources/kinds.ts";
-
-/**
- * ELASTIC (the default) lends the unused part of a reservation to others; STATIC
- * keeps the whole reservation whether used or not (peloton-semantics.md §1,
- * phase 1).
- */
-export type ReservationType = "ELASTIC" | "STATIC";
+import type { ReservationType } from "../vocabulary/reservation-types.ts";
 
 /** One kind's settings in a pool. */
 export interface ResourceConfig {

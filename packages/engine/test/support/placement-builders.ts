@@ -8,8 +8,8 @@
 import type {
   Constraint,
   ConstraintCondition,
-  HostState,
   PlacementHost,
+  PlacementHostState,
   PlacementStrategy,
   PlacementTask,
   PortRange,
@@ -19,7 +19,7 @@ import type {
 export class HostBuilder {
   private total: Resources = { cpu: 8, gpu: 0, memory: 8192, disk: 100_000 };
   private freeOverride: Partial<Resources> = {};
-  private hostState: HostState = "UP";
+  private hostState: PlacementHostState = "UP";
   private readonly attrs: Record<string, string> = {};
   private ranges: PortRange[] = [{ begin: 31000, end: 31009 }];
   private readonly labels: Record<string, Record<string, number>> = {};
@@ -43,7 +43,7 @@ export class HostBuilder {
     this.freeOverride = { ...this.freeOverride, ...r };
     return this;
   }
-  state(s: HostState): this {
+  state(s: PlacementHostState): this {
     this.hostState = s;
     return this;
   }

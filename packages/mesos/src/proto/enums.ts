@@ -1,22 +1,9 @@
 /** Enumerations of mesos.proto used by the client and mesos-sim (JSON spelling). */
+import { MESOS_TASK_STATES, type MesosTaskState } from "@peloton/engine";
 
-export const TASK_STATES = [
-  "TASK_STAGING",
-  "TASK_STARTING",
-  "TASK_RUNNING",
-  "TASK_KILLING",
-  "TASK_FINISHED",
-  "TASK_FAILED",
-  "TASK_KILLED",
-  "TASK_ERROR",
-  "TASK_LOST",
-  "TASK_DROPPED",
-  "TASK_UNREACHABLE",
-  "TASK_GONE",
-  "TASK_GONE_BY_OPERATOR",
-  "TASK_UNKNOWN",
-] as const;
-export type TaskState = (typeof TASK_STATES)[number];
+/** mesos.proto's task states: the engine's list, which maps each to a task state. */
+export const TASK_STATES = MESOS_TASK_STATES;
+export type TaskState = MesosTaskState;
 
 const TERMINAL: ReadonlySet<TaskState> = new Set<TaskState>([
   "TASK_FINISHED",

@@ -1,4 +1,5 @@
-import type { NewPool, ResourceKind } from "@peloton/storage";
+import type { ResourceKind } from "@peloton/engine";
+import type { NewPool } from "@peloton/storage";
 
 type Res = Partial<Record<ResourceKind, [reservation: number, limit: number, share: number]>>;
 

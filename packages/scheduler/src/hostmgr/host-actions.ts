@@ -5,7 +5,8 @@
  * transaction, like job actions (jobmgr/actions.ts) and pool changes
  * (respool/service.ts); the API only words the outcome.
  */
-import type { HostRecord, HostState, StorageGateway } from "@peloton/storage";
+import type { HostState } from "@peloton/engine";
+import type { HostRecord, StorageGateway } from "@peloton/storage";
 
 export type HostAction = "drain" | "up";
 

@@ -18,7 +18,8 @@
  * `HostAdapterFactory` the composition root passes to the scheduler, and
  * registers its log reader in clusters.ts (see the scheduler's README).
  */
-import type { StorageGateway, TaskState } from "@peloton/storage";
+import type { TaskState } from "@peloton/engine";
+import type { StorageGateway } from "@peloton/storage";
 import type { Logger } from "../runtime/logger.ts";
 import type { SchedulerLoop } from "../runtime/loop.ts";
 import type { TaskLogReader } from "./task-logs.ts";

@@ -7,15 +7,19 @@
  * announcement, in one transaction. The leader's job manager notices the
  * version move and drives the tasks there.
  */
-import type { JobConfig } from "@peloton/engine";
+
+import {
+  type GoalState,
+  type JobConfig,
+  type TaskState,
+  TERMINAL_TASK_STATES,
+} from "@peloton/engine";
 import type {
-  GoalState,
   InstanceRange,
   JobDetailRecord,
   Repositories,
   StorageGateway,
   TaskChange,
-  TaskState,
 } from "@peloton/storage";
 import { EVENT_SOURCES } from "./event-sources.ts";
 import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
@@ -48,9 +52,9 @@ export type JobActionResult =
   | { ok: false; failure: JobActionFailure };
 
 /** Ended runs a start replaces (a batch task that succeeded stays done). */
-const ENDED_FOR_START: Record<"batch" | "other", TaskState[]> = {
-  batch: ["FAILED", "LOST", "KILLED"],
-  other: ["SUCCEEDED", "FAILED", "LOST", "KILLED"],
+const ENDED_FOR_START: Record<"batch" | "other", readonly TaskState[]> = {
+  batch: TERMINAL_TASK_STATES.filter((s) => s !== "SUCCEEDED"),
+  other: TERMINAL_TASK_STATES,
 };
 
 export async function actOnJob(

@@ -11,7 +11,7 @@
  *   runs stuck KILLING ─▶ kill sent again;  stuck LAUNCHING ─▶ reconcile
  *   hosts changed ─▶ DAEMON jobs: one instance per eligible host
  */
-import { taskPolicyFor } from "@peloton/engine";
+import { STARTING_TASK_STATES, STOPPING_TASK_STATES, taskPolicyFor } from "@peloton/engine";
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
 import type { HostAdapter } from "../hostmgr/host-adapter.ts";
 import type { Logger } from "../runtime/logger.ts";
@@ -198,7 +198,7 @@ export class GoalStateLoop implements SchedulerLoop {
   private async chaseTheCluster(now: Date, timeout: number): Promise<void> {
     const before = new Date(now.getTime() - timeout);
     const stopping = await this.opts.gateway.taskRuns.waitingOnCluster(
-      ["KILLING", "PREEMPTING"],
+      STOPPING_TASK_STATES,
       before,
       1_000,
     );
@@ -221,11 +221,7 @@ export class GoalStateLoop implements SchedulerLoop {
       })),
     );
     const launching = due(
-      await this.opts.gateway.taskRuns.waitingOnCluster(
-        ["LAUNCHING", "LAUNCHED", "STARTING"],
-        before,
-        1_000,
-      ),
+      await this.opts.gateway.taskRuns.waitingOnCluster(STARTING_TASK_STATES, before, 1_000),
     );
     const adapter = this.opts.adapter();
     if (adapter && launching.length > 0)

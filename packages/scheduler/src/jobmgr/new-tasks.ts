@@ -5,6 +5,7 @@
  * for the common case.
  */
 import {
+  type GoalState,
   type JobConfig,
   jobKind,
   taskConfigFor,
@@ -12,7 +13,7 @@ import {
   taskResources,
   taskRevocable,
 } from "@peloton/engine";
-import type { GoalState, NewTask, TaskColumnWrites } from "@peloton/storage";
+import type { NewTask, TaskColumnWrites } from "@peloton/storage";
 
 /**
  * What a new run of an instance starts from: no cluster task id, no host,

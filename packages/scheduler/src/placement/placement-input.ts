@@ -13,6 +13,7 @@ import {
   jobKind,
   type Label,
   type PlacementHost,
+  type PlacementHostState,
   type PlacementStrategy,
   type PlacementTask,
   type PortRequest,
@@ -30,7 +31,8 @@ export interface Occupancy {
   taskLabels: ReadonlyMap<string, Readonly<Record<string, Readonly<Record<string, number>>>>>;
 }
 
-const HOST_STATES: Record<HostFacts["state"], HostState> = {
+/** Each host state as placement sees it. */
+const PLACEMENT_STATE: Record<HostState, PlacementHostState> = {
   UP: "UP",
   DRAINING: "DRAINING",
   // Nothing left to drain, and still out of service until brought up.
@@ -55,7 +57,7 @@ export function placementHosts(
     .map((f) => ({
       hostname: f.hostname,
       agentId: "",
-      state: HOST_STATES[f.state],
+      state: PLACEMENT_STATE[f.state],
       total: f.total,
       free: { cpu: 0, gpu: 0, memory: 0, disk: 0 },
       attributes: f.attributes,
@@ -78,7 +80,7 @@ function offeredHosts(
       hostname: l.hostname,
       agentId: l.hostId,
       // A host the table does not have yet (just registered) is taken as UP.
-      state: f ? HOST_STATES[f.state] : "UP",
+      state: f ? PLACEMENT_STATE[f.state] : "UP",
       total: f?.total ?? free,
       free,
       attributes: l.attributes,

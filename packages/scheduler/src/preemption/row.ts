@@ -11,6 +11,7 @@ import {
   type TaskState as EngineTaskState,
   type PreemptionDecision,
   type Resources,
+  type TaskState,
 } from "@peloton/engine";
 import type {
   Amounts,
@@ -18,7 +19,6 @@ import type {
   PreemptedState,
   PreemptionBeneficiary,
   PreemptionNumbers,
-  TaskState,
 } from "@peloton/storage";
 
 /** What the decision's snapshot knew of the victim beyond the engine's task. */

@@ -34,6 +34,8 @@ import {
   type PreemptionTask,
   type Resources,
   subtractResources,
+  type TaskState,
+  UNPLACED_TASK_STATES,
   whyNeverFits,
 } from "@peloton/engine";
 import type {
@@ -41,14 +43,13 @@ import type {
   PoolStateUsage,
   PoolUsage,
   PreemptorTaskRow,
-  TaskState,
 } from "@peloton/storage";
 import { admissionSnapshot } from "./admission-input.ts";
 import type { LeafPoolNumbers } from "./pool-entitlements.ts";
 
-/** Admitted, not on a host yet: part of the allocation, waiting for room. */
-export const UNPLACED_STATES: readonly TaskState[] = ["READY", "PLACING", "PLACED"];
 const isCandidateState = (s: TaskState) => (CANDIDATE_STATES as readonly string[]).includes(s);
+/** Admitted, not on a host yet: part of the allocation, waiting for room. */
+const isUnplacedState = (s: TaskState) => (UNPLACED_TASK_STATES as readonly string[]).includes(s);
 
 /** What the engine decides on, without the state the loop carries between periods. */
 export type PreemptorInput = Omit<PreemptionInput, "overAllocationCounts" | "sustainedCount">;
@@ -126,7 +127,7 @@ export function enginePools(
     // lands. Counting it again would preempt a second victim for the same
     // excess while the first one dies.
     const leaving = isStoppingTaskState(r.state);
-    if (!leaving && !UNPLACED_STATES.includes(r.state)) continue;
+    if (!leaving && !isUnplacedState(r.state)) continue;
     const path = pathOf.get(r.poolId);
     if (path === undefined) continue;
     let e = extras.get(path);

@@ -3,9 +3,8 @@
  * pools' queues, and what admitted tasks hold per pool (in the four ways the
  * admission checks count it).
  */
-import type { ResourceKind, TaskState } from "../records.ts";
+import { ALLOCATING_TASK_STATES, type ResourceKind, type TaskState } from "@peloton/engine";
 import type { DbOrTx } from "../tx.ts";
-import { ALLOCATING_STATES } from "./allocating-states.ts";
 
 export type KindAmounts = Record<ResourceKind, number>;
 
@@ -111,7 +110,7 @@ export function admissionReadsRepository(db: DbOrTx) {
                sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
                sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk
         FROM tasks t JOIN jobs j ON j.id = t.job_id
-        WHERE t.state::text = ANY(${[...ALLOCATING_STATES] as TaskState[]}::text[])
+        WHERE t.state::text = ANY(${[...ALLOCATING_TASK_STATES] as TaskState[]}::text[])
         GROUP BY 1, 2, 3, 4`;
       const byPool = new Map<string, PoolHeld>();
       for (const r of rows) {

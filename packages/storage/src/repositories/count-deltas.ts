@@ -3,7 +3,7 @@
  * per job and state, how many entered (+) or left (−). The task writer's
  * changes and the preemptor's recorded victims both fold their moves here.
  */
-import type { TaskState } from "../records.ts";
+import type { TaskState } from "@peloton/engine";
 
 export interface CountDelta {
   jobId: string;

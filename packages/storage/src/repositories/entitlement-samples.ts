@@ -1,4 +1,4 @@
-import type { ResourceKind } from "../records.ts";
+import type { ResourceKind } from "@peloton/engine";
 import type { DbOrTx } from "../tx.ts";
 
 export interface EntitlementSampleRecord {

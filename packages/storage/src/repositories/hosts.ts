@@ -1,7 +1,11 @@
+import {
+  ALLOCATING_TASK_STATES,
+  CAPACITY_HOST_STATES,
+  type HostState,
+  type ResourceKind,
+} from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { HostState, ResourceKind } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
-import { ALLOCATING_STATES } from "./allocating-states.ts";
 import { changesRepository } from "./changes.ts";
 import { decodeCursorJson, encodeCursorJson, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
@@ -18,9 +22,6 @@ export interface HostUpsert {
   ports: [number, number][];
   state: HostState;
 }
-
-/** Hosts whose resources count as cluster capacity (peloton-semantics.md §1: the root's entitlement). */
-export const CAPACITY_STATES = ["UP", "DRAINING"] as const satisfies readonly HostState[];
 
 /** A host as the cluster reports it (total resources, not what is free). */
 export interface ClusterHost {
@@ -156,7 +157,7 @@ function selectHosts(where: Prisma.Sql, sortSql: string, tail: Prisma.Sql): Pris
       SELECT sum(t.cpu) AS cpu, sum(t.mem_mb) AS mem, sum(t.disk_mb) AS disk, sum(t.gpu) AS gpu,
              count(*) AS tasks
       FROM tasks t
-      WHERE t.hostname = h.hostname AND t.state::text = ANY(${[...ALLOCATING_STATES]}::text[])
+      WHERE t.hostname = h.hostname AND t.state::text = ANY(${[...ALLOCATING_TASK_STATES]}::text[])
     ) a ON true
     WHERE ${where}
     ${tail}`;
@@ -190,7 +191,7 @@ export function hostsRepository(db: DbOrTx) {
     /** The cluster capacity: the sum of UP and DRAINING hosts' resources, and how many hosts that is. */
     async capacity(): Promise<{ hosts: number; capacity: Record<ResourceKind, number> }> {
       const sum = await db.host.aggregate({
-        where: { state: { in: [...CAPACITY_STATES] } },
+        where: { state: { in: [...CAPACITY_HOST_STATES] } },
         _count: { _all: true },
         _sum: { cpu: true, gpu: true, memMb: true, diskMb: true },
       });
@@ -229,7 +230,7 @@ export function hostsRepository(db: DbOrTx) {
                         0)::int AS ports,
                count(*)::int AS hosts
         FROM hosts h
-        WHERE h.state::text = ANY(${[...CAPACITY_STATES]}::text[])
+        WHERE h.state::text = ANY(${[...CAPACITY_HOST_STATES]}::text[])
         GROUP BY 1, 2, 3, 4, 5`;
       return rows.map((r) => ({
         cpu: r.cpu,
@@ -352,7 +353,7 @@ export function hostsRepository(db: DbOrTx) {
                            state_since = now(), updated_at = now()
         WHERE h.state = 'DRAINING' AND NOT EXISTS (
           SELECT 1 FROM tasks t
-          WHERE t.hostname = h.hostname AND t.state::text = ANY(${[...ALLOCATING_STATES]}::text[]))
+          WHERE t.hostname = h.hostname AND t.state::text = ANY(${[...ALLOCATING_TASK_STATES]}::text[]))
         RETURNING hostname`;
       const hostnames = rows.map((r) => r.hostname);
       await announce(hostnames);

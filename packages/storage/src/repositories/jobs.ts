@@ -1,5 +1,6 @@
+import type { GoalState, JobState, JobType, TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { GoalState, JobState, JobType, NewJob, TaskState } from "../records.ts";
+import type { NewJob } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";

@@ -1,6 +1,6 @@
-import type { ClusterSummary, HostState, ResourceKind } from "../records.ts";
+import { ALLOCATING_TASK_STATES, type HostState, type ResourceKind } from "@peloton/engine";
+import type { ClusterSummary } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
-import { ALLOCATING_STATES } from "./allocating-states.ts";
 import { hostsRepository } from "./hosts.ts";
 import { jobsRepository } from "./jobs.ts";
 import { tasksRepository } from "./tasks.ts";
@@ -30,7 +30,7 @@ export function overviewRepository(db: DbOrTx) {
           db.host.groupBy({ by: ["state"], _count: { _all: true } }),
           hostsRepository(db).capacity(),
           db.task.aggregate({
-            where: { state: { in: [...ALLOCATING_STATES] } },
+            where: { state: { in: [...ALLOCATING_TASK_STATES] } },
             _sum: { cpu: true, gpu: true, memMb: true, diskMb: true },
           }),
         ]);

@@ -3,9 +3,13 @@
  * hosts' states and totals, and what already runs where (per job, for
  * spreading; per task, for TASK label constraints).
  */
-import type { HostState, ResourceKind, TaskState } from "../records.ts";
+import {
+  ALLOCATING_TASK_STATES,
+  type HostState,
+  type ResourceKind,
+  type TaskState,
+} from "@peloton/engine";
 import type { DbOrTx } from "../tx.ts";
-import { ALLOCATING_STATES } from "./allocating-states.ts";
 
 /** A READY task with what placement needs of it. */
 export interface ReadyTaskRow {
@@ -117,7 +121,7 @@ export function placementReadsRepository(db: DbOrTx) {
       return db.$queryRaw`
         SELECT t.hostname, t.job_id::text AS "jobId", count(*)::int AS tasks FROM tasks t
         WHERE t.job_id = ANY(${[...jobIds]}::uuid[]) AND t.hostname IS NOT NULL
-          AND t.state::text = ANY(${[...ALLOCATING_STATES] as TaskState[]}::text[])
+          AND t.state::text = ANY(${[...ALLOCATING_TASK_STATES] as TaskState[]}::text[])
         GROUP BY 1, 2`;
     },
 
@@ -126,7 +130,7 @@ export function placementReadsRepository(db: DbOrTx) {
       return db.$queryRaw`
         SELECT t.hostname, t.job_id::text AS "jobId", t.instance_id AS "instanceId" FROM tasks t
         WHERE t.hostname IS NOT NULL
-          AND t.state::text = ANY(${[...ALLOCATING_STATES] as TaskState[]}::text[])`;
+          AND t.state::text = ANY(${[...ALLOCATING_TASK_STATES] as TaskState[]}::text[])`;
     },
   };
 }

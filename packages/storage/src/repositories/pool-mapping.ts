@@ -1,11 +1,6 @@
+import { RESOURCE_KINDS, type ReservationType, type ResourceKind } from "@peloton/engine";
 import type { Prisma } from "../generated/prisma/client.ts";
-import {
-  type PoolRecord,
-  type PoolResourceRecord,
-  RESOURCE_KINDS,
-  type ReservationType,
-  type ResourceKind,
-} from "../records.ts";
+import type { PoolRecord, PoolResourceRecord } from "../records.ts";
 
 export const poolSelect = {
   id: true,

@@ -1,6 +1,6 @@
+import { RESOURCE_KINDS } from "@peloton/engine";
 import { NotFoundError, VersionConflictError } from "../errors.ts";
 import type { NewPool, PoolRecord, PoolUpdate } from "../records.ts";
-import { RESOURCE_KINDS } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { changesRepository } from "./changes.ts";
 import {

@@ -15,11 +15,10 @@
  * and, for the jobs whose SLA limits how many instances may be down, how
  * many run now.
  */
+import { ALLOCATING_TASK_STATES, CANDIDATE_STATES, type TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import type { KindAmounts } from "./admission-reads.ts";
-import { ALLOCATING_STATES } from "./allocating-states.ts";
 
 /** A task the preemptor looks at: one waiting in PENDING, or a candidate. */
 export interface PreemptorTaskRow {
@@ -62,9 +61,7 @@ export interface JobAvailabilityRow {
   running: number;
 }
 
-/** States a preemption can take from (the engine's CANDIDATE_STATES). */
-export const PREEMPTION_CANDIDATE_STATES: readonly TaskState[] = ["READY", "PLACING", "RUNNING"];
-const USAGE_STATES: readonly TaskState[] = ["PENDING", ...ALLOCATING_STATES];
+const USAGE_STATES: readonly TaskState[] = ["PENDING", ...ALLOCATING_TASK_STATES];
 
 interface TaskSqlRow {
   task_id: string;
@@ -167,7 +164,7 @@ export function preemptorReadsRepository(db: DbOrTx) {
       const rows = await db.$queryRaw<TaskSqlRow[]>`
         SELECT ${TASK_COLUMNS} FROM tasks t JOIN jobs j ON j.id = t.job_id
         WHERE j.pool_id = ANY(${[...poolIds]}::uuid[])
-          AND t.state::text = ANY(${[...PREEMPTION_CANDIDATE_STATES]}::text[])`;
+          AND t.state::text = ANY(${[...CANDIDATE_STATES]}::text[])`;
       return rows.map(toTask);
     },
 

@@ -7,10 +7,10 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
+import type { TaskState } from "@peloton/engine";
 import type { ArrayElement } from "../array-literal.ts";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { type CountDelta, countDeltasOf } from "./count-deltas.ts";
 import { lockTasksInIdOrder } from "./task-locks.ts";

@@ -2,8 +2,8 @@
  * An instance's history (the pod history): its runs summed up from their
  * events, and the event timeline itself, keyset-paginated on the event id.
  */
+import type { TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import type { Page } from "./pool-history.ts";
 

@@ -3,8 +3,8 @@
  * delete) and a desired run (restart: replace the current run). Only these
  * intent columns change here; the leader's job manager moves the tasks.
  */
+import type { GoalState, TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { GoalState, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { lockedTasksWhere } from "./task-locks.ts";
 

@@ -4,8 +4,8 @@
  * Every list is keyset-paginated on an index that starts with the job id, so
  * a page of a job with a million tasks costs the same as one of a job with ten.
  */
+import type { GoalState, TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { GoalState, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
 import type { Page } from "./pool-history.ts";

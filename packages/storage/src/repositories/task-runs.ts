@@ -3,9 +3,9 @@
  * by its cluster task id, and the tasks whose state and intent disagree
  * (a goal to reach, a restart asked for, a new run due, a kill to re-send).
  */
+import type { GoalState, TaskState } from "@peloton/engine";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { GoalState, TaskState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 
 /** What a goal-state decision reads about a task's current run. */

@@ -1,7 +1,5 @@
+import { FINISHED_TASK_STATES } from "@peloton/engine";
 import type { DbOrTx } from "../tx.ts";
-
-/** Task states after which a run never changes again. */
-export const TERMINAL_TASK_STATES = ["SUCCEEDED", "FAILED", "LOST", "KILLED", "DELETED"] as const;
 
 /**
  * What the host manager reconciles: the runs the cluster may still have.
@@ -14,7 +12,7 @@ export function taskStatusRepository(db: DbOrTx) {
       const rows = await db.$queryRaw<{ mesos_task_id: string; agent_id: string | null }[]>`
         SELECT mesos_task_id, agent_id FROM tasks
         WHERE mesos_task_id IS NOT NULL
-          AND NOT (state::text = ANY(${[...TERMINAL_TASK_STATES]}::text[]))`;
+          AND NOT (state::text = ANY(${[...FINISHED_TASK_STATES]}::text[]))`;
       return rows.map((r) => ({ clusterTaskId: r.mesos_task_id, agentId: r.agent_id }));
     },
   };

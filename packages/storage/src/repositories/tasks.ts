@@ -1,8 +1,8 @@
+import { ALLOCATING_TASK_STATES, type ResourceKind, type TaskState } from "@peloton/engine";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { NewTask, PoolUsage, ResourceKind, TaskState } from "../records.ts";
+import type { NewTask, PoolUsage } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
-import { ALLOCATING_STATES } from "./allocating-states.ts";
 
 const zero = (): Record<ResourceKind, number> => ({ cpu: 0, gpu: 0, memory: 0, disk: 0 });
 
@@ -110,7 +110,7 @@ export function tasksRepository(db: DbOrTx) {
                sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
                sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk
         FROM tasks t JOIN jobs j ON j.id = t.job_id
-        WHERE t.state::text = ANY(${["PENDING", ...ALLOCATING_STATES]}::text[])
+        WHERE t.state::text = ANY(${["PENDING", ...ALLOCATING_TASK_STATES]}::text[])
         GROUP BY 1, 2, 3`;
       const byPool = new Map<string, PoolUsage>();
       for (const r of rows) {

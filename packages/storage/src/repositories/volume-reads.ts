@@ -4,8 +4,8 @@
  * on the server, keyset-paginated. Writes (pin, markCreated, markDeleted)
  * stay in volumes.ts, on the scheduler's path.
  */
+import type { JobState, VolumeState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { JobState, VolumeState } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { decodeCursorJson, encodeCursorJson, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";

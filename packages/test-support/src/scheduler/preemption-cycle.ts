@@ -7,6 +7,7 @@
  * is invented: they are the engine's on that data. The running system's
  * preemptor is scheduler's `src/resmgr/preemptor-loop.ts` (its test/preemptor.int.test.ts).
  */
+
 import {
   buildPoolTree,
   calculateEntitlement,
@@ -18,14 +19,10 @@ import {
   type PreemptionTask,
   preemptionPoolsOf,
   type Resources,
+  type TaskState,
 } from "@peloton/engine";
 import { preemptorRowOf as rowOf } from "@peloton/scheduler";
-import type {
-  NewPreemption,
-  PreemptionRecordOutcome,
-  StorageGateway,
-  TaskState,
-} from "@peloton/storage";
+import type { NewPreemption, PreemptionRecordOutcome, StorageGateway } from "@peloton/storage";
 import pg from "pg";
 
 /** A task as the cycle reads it (one row per instance: its current run). */

@@ -18,8 +18,8 @@
  *                   pool's whole cpu entitlement while train-urgent (priority
  *                   9, 8 cores and 2 GPUs) waits
  */
-import { jobConfigSchema, type Resources } from "@peloton/engine";
-import type { NewTask, PreemptionRecord, StorageGateway, TaskState } from "@peloton/storage";
+import { jobConfigSchema, type Resources, type TaskState } from "@peloton/engine";
+import type { NewTask, PreemptionRecord, StorageGateway } from "@peloton/storage";
 import { type CycleOutcome, readCycleTasks, recordPreemptionCycle } from "./preemption-cycle.ts";
 
 interface JobSpec {

@@ -2,16 +2,11 @@
  * The hosts page's state lives in the URL (filters, sort, page), so a view
  * can be shared as a link: `/hosts?state=DOWN,DRAINING&zone=us-east-1a&q=gpu&sort=cpu&order=desc`.
  */
+import { HOST_STATES, type HostState } from "@peloton/api/schemas";
 import type { HostListInput } from "@/lib/api-types";
 
-export type HostState = NonNullable<HostListInput["states"]>[number];
+export { HOST_STATES, type HostState };
 export type SortKey = NonNullable<HostListInput["sort"]>;
-export const HOST_STATES = [
-  "UP",
-  "DRAINING",
-  "DRAINED",
-  "DOWN",
-] as const satisfies readonly HostState[];
 export const SORT_KEYS = [
   "hostname",
   "state",

@@ -2,6 +2,12 @@
  * A job's instances by state as one stacked bar with the counts beside it:
  * where its instances are, readable at a glance in a dense table.
  */
+import {
+  STARTING_TASK_STATES,
+  STOPPING_TASK_STATES,
+  type TaskState,
+  UNPLACED_TASK_STATES,
+} from "@peloton/api/schemas";
 import { formatCount } from "@/lib/format";
 
 type Stats = Partial<Record<string, number>>;
@@ -10,21 +16,28 @@ type Stats = Partial<Record<string, number>>;
 export const INSTANCE_GROUPS = [
   { key: "running", label: "running", states: ["RUNNING"], bar: "bg-ok" },
   { key: "succeeded", label: "succeeded", states: ["SUCCEEDED"], bar: "bg-ok/40" },
-  {
-    key: "starting",
-    label: "starting",
-    states: ["LAUNCHING", "LAUNCHED", "STARTING"],
-    bar: "bg-info",
-  },
+  { key: "starting", label: "starting", states: STARTING_TASK_STATES, bar: "bg-info" },
   // Admitted, waiting for a host with room.
-  { key: "placing", label: "placing", states: ["READY", "PLACING", "PLACED"], bar: "bg-info/45" },
+  { key: "placing", label: "placing", states: UNPLACED_TASK_STATES, bar: "bg-info/45" },
   { key: "pending", label: "pending", states: ["PENDING", "INITIALIZED"], bar: "bg-warn" },
-  { key: "stopping", label: "stopping", states: ["KILLING", "PREEMPTING"], bar: "bg-warn/50" },
+  { key: "stopping", label: "stopping", states: STOPPING_TASK_STATES, bar: "bg-warn/50" },
   { key: "failed", label: "failed", states: ["FAILED"], bar: "bg-bad" },
   // Lost by the cluster (agent gone, a restart): being replaced, not a failure of the task.
   { key: "lost", label: "lost", states: ["LOST"], bar: "bg-warn/70" },
   { key: "killed", label: "killed", states: ["KILLED"], bar: "bg-idle" },
-] as const;
+] as const satisfies readonly {
+  key: string;
+  label: string;
+  states: readonly TaskState[];
+  bar: string;
+}[];
+
+/** States no group counts: a deleted instance, and the placeholder no task is in. */
+type Uncounted = "DELETED" | "UNKNOWN";
+type Ungrouped = Exclude<TaskState, (typeof INSTANCE_GROUPS)[number]["states"][number] | Uncounted>;
+// A new task state fails to compile here until a group (or Uncounted) names it.
+const everyStateGrouped: [Ungrouped] extends [never] ? true : Ungrouped = true;
+void everyStateGrouped;
 
 export function groupCounts(stats: Stats) {
   return INSTANCE_GROUPS.map((g) => ({

@@ -3,7 +3,7 @@
  * be shared as a link:
  * `/jobs?state=RUNNING,PENDING&type=BATCH&pool=/infra/batch&owner=alice&label=team=ml&q=etl&sort=priority&order=desc`.
  */
-import { JOB_SORT_NAMES, JOB_STATES, JOB_TYPE_NAMES } from "@peloton/api/schemas";
+import { JOB_SORT_NAMES, JOB_STATES, JOB_TYPES } from "@peloton/api/schemas";
 import type { JobListInput } from "@/lib/api-types";
 
 export type JobState = NonNullable<JobListInput["states"]>[number];
@@ -55,7 +55,7 @@ export function readJobsQuery(params: Params): JobsQuery {
   const sort = params.get("sort") ?? "";
   return {
     states: listOf<JobState>(params.get("state"), JOB_STATES),
-    types: listOf<JobType>(params.get("type"), JOB_TYPE_NAMES),
+    types: listOf<JobType>(params.get("type"), JOB_TYPES),
     pool: params.get("pool") ?? "",
     owner: params.get("owner") ?? "",
     labels: parseLabels(params.get("label") ?? ""),

@@ -1,4 +1,5 @@
 "use client";
+import { HOST_STATES } from "@peloton/api/schemas";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Card, EmptyState } from "@/components/ui/card";
@@ -12,8 +13,6 @@ import { ActivityFeed } from "./activity-feed";
 import { Capacity } from "./capacity";
 import { LeaderBadge } from "./leader";
 import { PoolsTable } from "./pools-table";
-
-const HOST_ORDER = ["UP", "DRAINING", "DRAINED", "DOWN"] as const;
 
 /**
  * Live updates refetch the overview when something changes; this slow poll
@@ -118,7 +117,7 @@ export function Overview({ initial }: { initial: OverviewSummary }) {
           ) : (
             <StateCounts
               counts={s.hostsByState}
-              order={HOST_ORDER}
+              order={HOST_STATES}
               tone={hostTone}
               testId="hosts-by-state"
             />

@@ -2,6 +2,7 @@
  * "Did it come back?" for one preemption, in a few words and a tone: the
  * first question on-call asks after "why was it killed".
  */
+import { isFinishedTaskState, isStoppingTaskState } from "@peloton/api/schemas";
 import type { PreemptionRow } from "@/lib/api-types";
 import type { Tone } from "@/lib/states";
 
@@ -20,9 +21,6 @@ export interface CameBack {
 function answer(tone: Tone, word: string, after: string | null, detail: string): CameBack {
   return { tone, word, after, label: after ? `${word} · ${after}` : word, detail };
 }
-
-const ENDED = new Set(["SUCCEEDED", "FAILED", "LOST", "KILLED", "DELETED"]);
-const STOPPING = new Set(["PREEMPTING", "KILLING"]);
 
 function duration(ms: number): string {
   const m = Math.max(0, Math.round(ms / 60_000));
@@ -47,7 +45,7 @@ export function cameBackOf(p: PreemptionRow): CameBack {
   if (!now) {
     return answer("idle", "task deleted", null, "Its task no longer exists.");
   }
-  if (now.runId === p.victim.runId && STOPPING.has(now.state)) {
+  if (now.runId === p.victim.runId && isStoppingTaskState(now.state)) {
     return answer(
       "warn",
       "being killed",
@@ -55,7 +53,7 @@ export function cameBackOf(p: PreemptionRow): CameBack {
       `The kill was sent; the run is ${now.state} until the cluster confirms it.`,
     );
   }
-  if (now.runId === p.victim.runId && ENDED.has(now.state)) {
+  if (now.runId === p.victim.runId && isFinishedTaskState(now.state)) {
     return answer(
       "bad",
       "ended",

@@ -2,7 +2,7 @@
 /** The filter bar of /preemptions: pool (and which side of it), kind, time range, job. */
 import {
   PREEMPTION_KIND_LABELS,
-  PREEMPTION_KIND_VALUES,
+  PREEMPTION_KINDS,
   type PreemptionFiltersInput,
   TIME_PRESETS,
 } from "@peloton/api/schemas";
@@ -119,7 +119,7 @@ export function PreemptionFilterBar({
           >
             any kind
           </button>
-          {PREEMPTION_KIND_VALUES.map((k) => (
+          {PREEMPTION_KINDS.map((k) => (
             <button
               key={k}
               type="button"

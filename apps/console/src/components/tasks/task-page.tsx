@@ -1,4 +1,5 @@
 "use client";
+import { type TaskState, WAITING_TASK_STATES } from "@peloton/api/schemas";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Card } from "@/components/ui/card";
@@ -19,8 +20,9 @@ import { TaskActions } from "./task-actions";
 import { TaskRuns } from "./task-runs";
 import { TaskVolumeFact } from "./task-volume";
 
-const WAITING = new Set(["INITIALIZED", "PENDING", "READY", "PLACING", "PLACED"]);
-const ENDED_BADLY = new Set(["FAILED", "LOST"]);
+const WAITING = new Set<TaskState>(WAITING_TASK_STATES);
+/** Ended not as asked: the task failed, or the cluster lost it. */
+const ENDED_BADLY = new Set<TaskState>(["FAILED", "LOST"]);
 
 /** Why the instance is where it is, when that is what the reader came for: waiting, or failed. */
 function Why({ task }: { task: TaskDetail }) {

@@ -21,12 +21,10 @@ import {
   MAX_POOL_PATH_LENGTH,
   MAX_PRIORITY,
 } from "../../limits/limits.ts";
+import { JOB_TYPE_NUMBERS } from "../../vocabulary/job-states.ts";
 import { pelotonEnum } from "../peloton-enum.ts";
 import { labelListSchema } from "./label.ts";
 import { taskConfigSchema } from "./task-config.ts";
-
-export const JOB_TYPE_NUMBERS = { BATCH: 0, SERVICE: 1, DAEMON: 2, STATEFUL: 3 } as const;
-export type JobType = keyof typeof JOB_TYPE_NUMBERS;
 
 export const slaSchema = z
   .strictObject({

@@ -2,15 +2,15 @@
  * Reading preemption history: pages newest first by keyset on (at, id), one
  * row, and the export's batches (the same keyset, never OFFSET).
  */
+
+import type { PreemptionKind, TaskState } from "@peloton/engine";
 import { Prisma } from "../../generated/prisma/client.ts";
-import type { TaskState } from "../../records.ts";
 import type { DbOrTx } from "../../tx.ts";
 import type { Page } from "../pool-history.ts";
 import { afterKeyset, decodeKeyset, encodeKeyset, preemptionWhere } from "./filters.ts";
 import type {
   PreemptedState,
   PreemptionFilters,
-  PreemptionKind,
   PreemptionListQuery,
   PreemptionNumbers,
   PreemptionRecord,

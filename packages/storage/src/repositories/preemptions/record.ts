@@ -2,7 +2,7 @@
  * Writing preemptions: the preemptor's record of each victim, and the job
  * manager's note that a victim came back.
  */
-import type { TaskState } from "../../records.ts";
+import type { TaskState } from "@peloton/engine";
 import type { DbOrTx } from "../../tx.ts";
 import { changesRepository } from "../changes.ts";
 import { countDeltasOf } from "../count-deltas.ts";

@@ -5,20 +5,14 @@
  * forever; `@peloton/scheduler`'s `preemptionRowOf` builds a row from a
  * decision.
  */
-import type { ResourceKind, TaskState } from "../../records.ts";
+import type { PreemptionKind, ResourceClass, ResourceKind, TaskState } from "@peloton/engine";
 import type { CountDelta } from "../count-deltas.ts";
-
-export const PREEMPTION_KINDS = ["INTER_POOL", "INTRA_POOL"] as const;
-export type PreemptionKind = (typeof PREEMPTION_KINDS)[number];
-
-/** Which allocation was over its entitlement: non-revocable, or revocable (slack). */
-export type ResourceClass = "NON_SLACK" | "SLACK";
 
 /** An amount per kind: cpu in cores, gpu in devices, memory and disk in MB. */
 export type Amounts = Record<ResourceKind, number>;
 
 /** Where the preemption moves its victim: a running task is killed, an admitted one waits again. */
-export type PreemptedState = "PREEMPTING" | "PENDING";
+export type PreemptedState = Extract<TaskState, "PREEMPTING" | "PENDING">;
 
 /** A pool that waited for what the victim's pool gave back (inter-pool). */
 export interface BeneficiaryNumbers {

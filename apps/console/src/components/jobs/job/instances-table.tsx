@@ -1,5 +1,5 @@
 "use client";
-import { TASK_SORT_NAMES } from "@peloton/api/schemas";
+import { STARTING_TASK_STATES, TASK_SORT_NAMES, type TaskState } from "@peloton/api/schemas";
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useRef } from "react";
@@ -9,7 +9,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { ColumnHeader, SortHeader } from "@/components/ui/sort-header";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
-import type { JobDetail, TaskListInput, TaskRow, TasksPage } from "@/lib/api-types";
+import type { JobDetail, TaskRow, TasksPage } from "@/lib/api-types";
 import { formatCount, formatDuration, formatMb, formatResource } from "@/lib/format";
 import { TASK_ORDER, taskTone } from "@/lib/states";
 import { useTRPC } from "@/lib/trpc";
@@ -18,7 +18,6 @@ import { useNow } from "@/lib/use-now";
 import { INSTANCES_PAGE } from "../jobs-query";
 import { StateBadge } from "../state-badge";
 
-type TaskState = NonNullable<TaskListInput["states"]>[number];
 type SortKey = (typeof TASK_SORT_NAMES)[number];
 
 const ROW_PX = 48;
@@ -195,7 +194,7 @@ export function InstancesTable({ job, initial }: { job: JobDetail; initial: Task
 }
 
 /** States whose reason is routine: shown quietly, so waiting and failed rows stand out. */
-const HEALTHY = new Set(["RUNNING", "SUCCEEDED", "LAUNCHED", "STARTING", "LAUNCHING"]);
+const HEALTHY = new Set<TaskState>(["RUNNING", "SUCCEEDED", ...STARTING_TASK_STATES]);
 
 function InstanceRow({
   jobId,

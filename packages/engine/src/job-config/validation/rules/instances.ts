@@ -1,4 +1,5 @@
-import type { JobConfig, JobType } from "../../schema/job-config.ts";
+import type { JobType } from "../../../vocabulary/job-states.ts";
+import type { JobConfig } from "../../schema/job-config.ts";
 import type { JobConfigProblem } from "../problems.ts";
 
 /** Peloton's jobsvc default `MaxTasksPerJob` (larger jobs made Cassandra partitions too big). */

@@ -1,4 +1,4 @@
-import type { JobType } from "../../schema/job-config.ts";
+import type { JobType } from "../../../vocabulary/job-states.ts";
 import type { JobConfigProblem } from "../problems.ts";
 import type { TaskSource } from "../task-sources.ts";
 
