@@ -38,6 +38,8 @@ export async function readHealth(
   gateway: ReadOnlyGateway,
   replica: string | null,
   now: () => number = Date.now,
+  /** Throw an outage instead of reporting it (the tRPC procedure: the edge answers 503 and logs it). */
+  outage: "report" | "throw" = "report",
 ): Promise<HealthReport> {
   try {
     await gateway.ping();
@@ -60,7 +62,7 @@ export async function readHealth(
       },
     };
   } catch (err) {
-    if (!isDatabaseUnavailable(err)) throw err;
+    if (outage === "throw" || !isDatabaseUnavailable(err)) throw err;
     return {
       ok: false,
       database: {
