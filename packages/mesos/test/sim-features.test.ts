@@ -163,6 +163,42 @@ describe("tasks", () => {
     await log.update("retry-1", "TASK_RUNNING");
   });
 
+  it("reconciles a task in the state its update stream forwards, never ahead of an unacknowledged update", async () => {
+    const s = await sim({ agents: 1 });
+    const { client: c, log } = await client(s);
+    const [offer] = await log.offers();
+    const agentId = offer!.agent_id.value;
+    await c.launch([offer!.id], [simTask("quick-1", agentId, 1)]);
+    const starting = await log.update("quick-1", "TASK_STARTING");
+    // The task has finished at the agent; RUNNING and FINISHED wait behind STARTING.
+    await expect
+      .poll(() => s.tasks()[0])
+      .toMatchObject({ state: "TASK_FINISHED", pendingUpdates: 3 });
+    const answers = async (from: number) => {
+      await c.reconcile([{ taskId: "quick-1", agentId }]);
+      const explicit = await log.waitFor(
+        (e) => e.type === "UPDATE" && e.update.status.reason === "REASON_RECONCILIATION",
+        { from, what: "explicit answer" },
+      );
+      const mark = log.events.length;
+      await c.reconcile();
+      const implicit = await log.waitFor(
+        (e) => e.type === "UPDATE" && e.update.status.reason === "REASON_RECONCILIATION",
+        { from: mark, what: "implicit answer" },
+      );
+      return [explicit, implicit].map((e) =>
+        e.type === "UPDATE" ? e.update.status.state : e.type,
+      );
+    };
+    expect(await answers(log.events.length)).toEqual(["TASK_STARTING", "TASK_STARTING"]);
+    await c.acknowledge(starting);
+    const running = await log.update("quick-1", "TASK_RUNNING");
+    expect(await answers(log.events.length)).toEqual(["TASK_RUNNING", "TASK_RUNNING"]);
+    await c.acknowledge(running);
+    await log.update("quick-1", "TASK_FINISHED");
+    expect(await answers(log.events.length)).toEqual(["TASK_FINISHED", "TASK_FINISHED"]);
+  });
+
   it("KILL: SIGTERM, then SIGKILL after the grace period when the task ignores it", async () => {
     const s = await sim({ agents: 1 });
     const { client: c, log } = await client(s, { frameworkInfo: withCaps("TASK_KILLING_STATE") });

@@ -22,7 +22,7 @@ import {
 } from "./executor-process.ts";
 import type { Master } from "./master.ts";
 import type { SimExecutor, SimFramework, SimTask } from "./model.ts";
-import { knownTaskAnswer, reconcileAnswer } from "./reconcile.ts";
+import { type KnownTask, knownTaskAnswer, reconcileAnswer } from "./reconcile.ts";
 import { agentStatus, masterStatus } from "./status.ts";
 import { checkpointTask, resumeRun, startRun } from "./task-runs.ts";
 
@@ -313,13 +313,15 @@ export class TaskManager {
   reconcile(fw: SimFramework, queries: readonly ReconcileTask[]): void {
     const pa = fw.partitionAware;
     if (queries.length === 0) {
-      for (const task of fw.tasks.values()) fw.sendStatus(knownTaskAnswer(task, pa));
+      for (const task of fw.tasks.values())
+        fw.sendStatus(knownTaskAnswer(asForwarded(fw, task), pa));
       for (const task of fw.unreachable.values()) fw.sendStatus(knownTaskAnswer(task, pa));
       return;
     }
     for (const q of queries) {
       const taskId = q.task_id.value;
-      const known = fw.tasks.get(taskId) ?? fw.unreachable.get(taskId);
+      const live = fw.tasks.get(taskId);
+      const known = live !== undefined ? asForwarded(fw, live) : fw.unreachable.get(taskId);
       const agentId = q.agent_id?.value;
       const standing = agentId !== undefined ? this.master.agentStanding(agentId) : "unknown";
       fw.sendStatus(
@@ -522,4 +524,17 @@ export class TaskManager {
       if (oldest !== undefined) this.completed.delete(oldest);
     }
   }
+}
+
+/**
+ * A known task as reconciliation reports it: in the state of the update its
+ * stream is forwarding, not a later one still queued behind it (Mesos's
+ * `Task.status_update_state`). A task whose echo exited has STARTING,
+ * RUNNING and FINISHED queued; answering FINISHED while RUNNING waits for
+ * its acknowledgement would hand the scheduler FINISHED before RUNNING, and
+ * the run's history would skip RUNNING.
+ */
+function asForwarded(fw: SimFramework, task: KnownTask): KnownTask {
+  const head = fw.updates.pendingFor(task.taskId)[0];
+  return head === undefined ? task : { ...task, state: head.state };
 }

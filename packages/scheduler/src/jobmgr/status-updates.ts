@@ -77,6 +77,8 @@ export class StatusUpdates {
   private timer: NodeJS.Timeout | undefined;
   /** Batches being decided and written; two, so one's reads overlap the other's write. */
   private flushing = 0;
+  /** Cluster task ids of the batches in flight. */
+  private readonly busy = new Set<string>();
   private readonly windowMs: number;
   private readonly maxBatch: number;
   private readonly now: () => Date;
@@ -99,10 +101,10 @@ export class StatusUpdates {
     });
 
   /**
-   * Two batches may be in flight: the cluster sends a task's next update
-   * only after the previous one is acknowledged, so they never hold the same
-   * task's consecutive updates (a reconciliation answer that races is
-   * decided again: the guarded write misses it).
+   * Two batches may be in flight, never with the same task: an agent's
+   * updates of a task come one at a time (the next after the previous was
+   * acknowledged), but the master's own (reconciliation answers) do not
+   * wait, and the later batch could read the row first and write first.
    */
   private kick(delay: number): void {
     if (this.flushing >= MAX_BATCHES_IN_FLIGHT || this.queue.length === 0) return;
@@ -110,8 +112,14 @@ export class StatusUpdates {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      const batch = this.take();
+      // All queued are of tasks in flight: that batch's end kicks again.
+      if (batch.length === 0) return;
+      const tasks = new Set(batch.map((q) => q.update.taskId));
+      for (const t of tasks) this.busy.add(t);
       this.flushing++;
-      void this.flush().finally(() => {
+      void this.flush(batch).finally(() => {
+        for (const t of tasks) this.busy.delete(t);
         this.flushing--;
         this.kick(this.queue.length >= this.maxBatch ? 0 : this.windowMs);
       });
@@ -119,8 +127,27 @@ export class StatusUpdates {
     }, delay);
   }
 
-  private async flush(): Promise<void> {
-    const batch = this.queue.splice(0, this.maxBatch);
+  /**
+   * Queued updates in arrival order, up to the batch size, but none of a
+   * task in flight: that one waits, and so does every later update of its
+   * task, so a task's updates are decided and written in arrival order.
+   */
+  private take(): Queued[] {
+    const batch: Queued[] = [];
+    const rest: Queued[] = [];
+    const held = new Set(this.busy);
+    for (const q of this.queue) {
+      if (batch.length < this.maxBatch && !held.has(q.update.taskId)) batch.push(q);
+      else {
+        held.add(q.update.taskId);
+        rest.push(q);
+      }
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async flush(batch: readonly Queued[]): Promise<void> {
     try {
       await this.record(batch.map((q) => q.update));
       for (const q of batch) q.resolve();

@@ -1,0 +1,118 @@
+/**
+ * One task's updates are decided and written in the order they arrived, even
+ * when they fall into the two batches the job manager keeps in flight: the
+ * second batch's read may be quicker than the first's. The fakes below hold
+ * the first batch's read until the second batch had its chance to run.
+ */
+import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import type { TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
+import type { JobConfigs } from "../src/jobmgr/job-configs.ts";
+import { StatusUpdates } from "../src/jobmgr/status-updates.ts";
+import type { TaskWriter, WriteOutcome, WriteRequest } from "../src/jobmgr/task-writer.ts";
+
+const CLUSTER_ID = "job-0-1";
+
+function update(clusterState: string, state: TaskStatusUpdate["state"]): TaskStatusUpdate {
+  return {
+    taskId: CLUSTER_ID,
+    state,
+    clusterState,
+    reason: null,
+    message: null,
+    hostId: "agent-1",
+    hostname: "a1.test",
+    at: new Date(),
+    reconciliation: false,
+    healthy: null,
+  };
+}
+
+/** One task row in memory; reads can be held, writes are guarded like the real ones. */
+class FakeTaskStore {
+  row: TaskRunRow = {
+    taskId: "task-1",
+    jobId: "job",
+    instanceId: 0,
+    runId: 1,
+    desiredRun: 1,
+    state: "STARTING",
+    goalState: "SUCCEEDED",
+    failureCount: 0,
+    reason: null,
+    clusterTaskId: CLUSTER_ID,
+    hostname: "a1.test",
+    agentId: "agent-1",
+    notBefore: null,
+    updatedAt: new Date(),
+  };
+  readonly transitions: string[] = [];
+  reads = 0;
+  private releaseFirst: (() => void) | undefined;
+  /** Resolves once the first read is waiting. */
+  readonly firstReadWaiting: Promise<void>;
+  private firstReadStarted!: () => void;
+
+  constructor() {
+    this.firstReadWaiting = new Promise((r) => {
+      this.firstReadStarted = r;
+    });
+  }
+
+  releaseFirstRead(): void {
+    this.releaseFirst?.();
+  }
+
+  async byClusterIds(ids: readonly string[]): Promise<TaskRunRow[]> {
+    if (++this.reads === 1) {
+      await new Promise<void>((r) => {
+        this.releaseFirst = r;
+        this.firstReadStarted();
+      });
+    }
+    return ids.includes(CLUSTER_ID) ? [{ ...this.row }] : [];
+  }
+
+  write(request: WriteRequest): Promise<WriteOutcome> {
+    const outcome: WriteOutcome = { applied: [], missed: [] };
+    for (const c of request.changes) {
+      if (c.expect.state !== this.row.state || c.expect.runId !== this.row.runId) {
+        outcome.missed.push(c);
+        continue;
+      }
+      this.apply(c);
+      outcome.applied.push(c);
+    }
+    return Promise.resolve(outcome);
+  }
+
+  private apply(c: TaskChange): void {
+    this.row = { ...this.row, state: c.state };
+    for (const e of c.events) this.transitions.push(`${e.previousState}→${e.state}`);
+  }
+}
+
+describe("status updates of one task", () => {
+  it("are applied in arrival order when the later one lands in a second batch", async () => {
+    const store = new FakeTaskStore();
+    const updates = new StatusUpdates({
+      gateway: { taskRuns: store } as unknown as StorageGateway,
+      writer: store as unknown as TaskWriter,
+      configs: { get: async () => new Map() } as unknown as JobConfigs,
+      log: pino({ level: "silent" }),
+      kill: () => undefined,
+      windowMs: 1,
+      summaryMs: 60_000,
+    });
+    const running = updates.handle(update("TASK_RUNNING", "RUNNING"));
+    await store.firstReadWaiting;
+    // A reconciliation answer of the master does not wait for RUNNING's acknowledgement.
+    const finished = updates.handle(update("TASK_FINISHED", "SUCCEEDED"));
+    // Long enough for a second batch to read, decide and write if it may.
+    await new Promise((r) => setTimeout(r, 30));
+    store.releaseFirstRead();
+    await Promise.all([running, finished]);
+    expect(store.transitions).toEqual(["STARTING→RUNNING", "RUNNING→SUCCEEDED"]);
+  });
+});
