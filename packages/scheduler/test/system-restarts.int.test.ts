@@ -225,7 +225,7 @@ describe("restarts the system caused are not task failures", () => {
     expect(entries.some((e) => e.msg === "killing a run the scheduler does not know")).toBe(false);
     // Reconciliation answered each run in the state of its re-sent update (as
     // Mesos does), so the runs' updates came in order: every run was RUNNING.
-    const running = await sql<{ n: number }>(
+    const running = await directSql<{ n: number }>(
       "SELECT count(DISTINCT instance_id)::int AS n FROM task_events WHERE job_id = $1 AND state = 'RUNNING'",
       [jobId],
     );
