@@ -30,9 +30,10 @@ const INSTANCES = 300;
 async function ownPostgres() {
   const dir = mkdtempSync(join(tmpdir(), "pg-outage-"));
   // PostgreSQL runs as the `postgres` user when we are root: it must reach its folder.
+  // The test keeps it down itself (no restart on exit), to time the outage.
   chmodSync(dir, 0o755);
   const dataDir = join(dir, "data");
-  let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir });
+  let server: EmbeddedServer = await startEmbeddedPostgres({ dataDir, restartOnExit: false });
   const port = server.connection.port;
   const connection = { ...server.connection, database: "peloton" };
   await ensureDatabase(connection);
@@ -52,7 +53,7 @@ async function ownPostgres() {
       const deadline = Date.now() + 20_000;
       for (;;) {
         try {
-          server = await startEmbeddedPostgres({ dataDir, port });
+          server = await startEmbeddedPostgres({ dataDir, port, restartOnExit: false });
           return;
         } catch (err) {
           if (Date.now() > deadline) throw err;

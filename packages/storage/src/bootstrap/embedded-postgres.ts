@@ -55,6 +55,11 @@ export interface EmbeddedOptions {
   onLog?: (line: string) => void;
   /** Our notes: relocations, leftovers stopped, restarts. */
   note?: (line: string) => void;
+  /**
+   * Start the postmaster again when it dies unexpectedly (default true).
+   * Fault tests that time an outage themselves turn it off.
+   */
+  restartOnExit?: boolean;
   /** A postmaster started (pid) or died (undefined): for the launcher's supervisor. */
   onPostmaster?: (pid: number | undefined) => void;
   /** Restarts kept failing; the server stays down. */
@@ -133,6 +138,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       if (stopping || current !== running) return;
       current = undefined;
       opts.onPostmaster?.(undefined);
+      if (opts.restartOnExit === false) {
+        note(
+          `PostgreSQL (pid ${running.ref.pid}) exited (${describeExit(exit)}); not restarting it`,
+        );
+        return;
+      }
       note(
         `PostgreSQL (pid ${running.ref.pid}) exited unexpectedly (${describeExit(exit)}): restarting it on port ${port}`,
       );
