@@ -167,9 +167,20 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => void shutdown(0));
   }
-  // One line, never a stack, whatever fails and wherever.
-  process.on("uncaughtException", (err) => void fail(err));
-  process.on("unhandledRejection", (err) => void fail(err));
+  // Output whose reader is gone (the terminal or test runner that started us
+  // died) is dropped: an EPIPE must neither crash the launcher nor, reported
+  // on that same stream, raise another EPIPE forever.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+  // One line, never a stack, whatever fails and wherever (once: a failure
+  // while failing is the first one's echo).
+  let failing = false;
+  const failOnce = (err: unknown) => {
+    if (failing) return;
+    failing = true;
+    void fail(err);
+  };
+  process.on("uncaughtException", failOnce);
+  process.on("unhandledRejection", failOnce);
   // kill -9 of the process that started this one (tsx's CLI under npm start)
   // is meant for the launcher: stop as on Ctrl-C rather than run on unseen.
   const parent = process.ppid;

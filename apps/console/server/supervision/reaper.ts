@@ -30,6 +30,10 @@ import {
 } from "@peloton/storage/processes";
 import { type ChildKind, type ReaperMessage, STOP_CONSOLE } from "./protocol.ts";
 
+// The launcher's terminal may be gone with it: a note that cannot be written
+// (EPIPE) must not end this process before it has stopped the children.
+for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
+
 const watched = new Map<number, { kind: ChildKind; ref: ProcessRef }>();
 const launcherPid = process.ppid;
 
