@@ -8,12 +8,14 @@
  * a health probe running alongside keeps answering within 100 ms; and the
  * database is byte-for-byte what it was (row counts and checksums).
  */
+
 import { MAX_REQUEST_BYTES } from "@peloton/engine";
 import { testContext } from "@peloton/test-support/api/context.ts";
 import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import { leafPool } from "@peloton/test-support/scheduler/system.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { seededRandom } from "../../../bench/harness.ts";
 import { ConfigError, checkJobYaml, parsePelotonYaml } from "../src/config/index.ts";
 import { appRouter, createCaller } from "../src/index.ts";
 import { respoolConfigSchema } from "../src/schemas/index.ts";
@@ -21,7 +23,6 @@ import { givenHost } from "./support/cluster.ts";
 import {
   mutateInput,
   mutateYaml,
-  seeded,
   VALID_JOB_YAML,
   VALID_RESPOOL_YAML,
 } from "./support/fuzz-inputs.ts";
@@ -123,7 +124,7 @@ const INTERNALS =
 
 it("refuses every bad input in milliseconds, naming a field or a limit, and changes nothing", async () => {
   const before = await fingerprint(inject("databaseUrl"));
-  const r = seeded(SEED);
+  const r = seededRandom(SEED);
   const problems: string[] = [];
   let sent = 0;
   let refusals = 0;

@@ -6,18 +6,6 @@
  * same ways plus YAML's own traps (aliases, anchors, nesting, duplicates).
  */
 
-/** mulberry32: a small deterministic generator (the same seed, the same inputs). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export type Random = () => number;
 export const pick = <T>(r: Random, items: readonly T[]): T =>
   items[Math.floor(r() * items.length)]!;
