@@ -419,6 +419,7 @@ export {
   RESERVATION_TYPES,
   type ReservationType,
 } from "./vocabulary/reservation-types.ts";
+export { ROLE_LABELS, ROLES, type Role, roleAtLeast } from "./vocabulary/roles.ts";
 export {
   ALLOCATING_TASK_STATES,
   FINISHED_TASK_STATES,
