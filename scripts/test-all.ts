@@ -1,7 +1,7 @@
 /**
- * `npm test`: lint, type-check, unit, integration and browser tests, then the
- * process-level fault tests (after the browser tests, whose run leaves the
- * console's production build the faults' launchers serve), in that order.
+ * `npm test`: lint, import directions, type-check, unit and integration
+ * tests, the console's production build and the browser tests, then the
+ * process-level fault tests (which serve that same build), in that order.
  * Every step runs even after a failure so one run shows everything; the exit
  * code is non-zero if any step failed. Ends with the runners' totals
  * as one plain line: "N passed, N failed".
@@ -78,9 +78,13 @@ const vitest = (project: string) => {
 
 const steps: (Step & { out?: string })[] = [
   { name: "lint and format (biome)", cmd: ["npx", "biome", "ci", "."] },
+  { name: "architecture (import directions)", cmd: ["npm", "run", "-s", "lint:architecture"] },
   { name: "type-check (tsc, every package)", cmd: ["npm", "run", "-s", "typecheck"] },
   vitest("unit"),
   vitest("integration"),
+  // Built here, not by the browser tests' web server, so that a slow build on a
+  // busy machine is its own step and never eats the server's start-up budget.
+  { name: "console build (next build)", cmd: ["npm", "run", "-s", "build"] },
   {
     name: "browser tests (playwright)",
     cmd: ["npx", "playwright", "test"],
