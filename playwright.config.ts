@@ -42,7 +42,7 @@ export default defineConfig({
     command: `npx tsx e2e/support/serve.ts`,
     url: `http://127.0.0.1:${PORT}/api/trpc/system.health`,
     env: { PORT: String(PORT) },
-    timeout: 480_000,
+    timeout: 240_000,
     reuseExistingServer: false,
     // The server's log (pino, on stdout) is kept in test-results/e2e-server.log; stderr shows here.
     stdout: "ignore",
