@@ -22,10 +22,10 @@ import pg from "pg";
 import { pino } from "pino";
 import { commandCpuSeconds, processCpuSeconds } from "../../../bench/cpu-time.ts";
 import { type Benchmark, log, median, rssMb } from "../../../bench/harness.ts";
+import { silentLogger } from "../src/common/logger.ts";
 import { ensureRootPool } from "../src/demo/seed.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
-import { silentLogger } from "../src/runtime/logger.ts";
 import { startScheduler } from "../src/runtime/scheduler.ts";
 
 const INSTANCES = 10_000;

@@ -20,11 +20,11 @@ import { openGateway } from "@peloton/storage";
 import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
 import pg from "pg";
 import { type Benchmark, log, median, percentile, rssMb } from "../../../bench/harness.ts";
+import { silentLogger } from "../src/common/logger.ts";
 import { ensureRootPool } from "../src/demo/seed.ts";
 import { JobConfigs } from "../src/jobmgr/job-configs.ts";
 import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { PreemptorLoop } from "../src/resmgr/preemptor-loop.ts";
-import { silentLogger } from "../src/runtime/logger.ts";
 
 const PARENTS = 10;
 const LEAVES = 100;

@@ -4,6 +4,9 @@
  * placement, host manager) are added here as they are built.
  */
 
+export { LeaderElection, type LeaderElectionOptions, type LeaderTerm } from "./common/leader.ts";
+export { createLogger, type Logger, silentLogger } from "./common/logger.ts";
+export { PeriodicLoop, type PeriodicLoopOptions, type SchedulerLoop } from "./common/loop.ts";
 export { DEMO_POOLS, demoPoolNames } from "./demo/demo-pools.ts";
 export { ensureRootPool, ROOT_PATH, seedDemoData } from "./demo/seed.ts";
 export {
@@ -64,9 +67,6 @@ export {
   rowOf as preemptorRowOf,
 } from "./resmgr/preemptor-loop.ts";
 export * from "./respool/index.ts";
-export { LeaderElection, type LeaderElectionOptions, type LeaderTerm } from "./runtime/leader.ts";
-export { createLogger, type Logger, silentLogger } from "./runtime/logger.ts";
-export { PeriodicLoop, type PeriodicLoopOptions, type SchedulerLoop } from "./runtime/loop.ts";
 export {
   type SchedulerOptions,
   type SchedulerRuntime,

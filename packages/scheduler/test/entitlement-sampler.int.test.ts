@@ -2,9 +2,9 @@ import { ChangeListener } from "@peloton/storage";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { silentLogger } from "../src/common/logger.ts";
 import { createEntitlementSampler } from "../src/respool/sampler.ts";
 import { createRespoolService } from "../src/respool/service.ts";
-import { silentLogger } from "../src/runtime/logger.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

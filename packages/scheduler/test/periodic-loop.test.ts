@@ -1,8 +1,8 @@
 import { ManualClock } from "@peloton/test-support/storage/manual-clock.ts";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../src/runtime/logger.ts";
-import { PeriodicLoop } from "../src/runtime/loop.ts";
+import { silentLogger } from "../src/common/logger.ts";
+import { PeriodicLoop } from "../src/common/loop.ts";
 
 /** A tick the test ends by hand: `calls` counts starts, `finish()` ends the one in flight. */
 function heldTick() {

@@ -10,8 +10,8 @@ import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
+import type { Logger } from "../src/common/logger.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
-import type { Logger } from "../src/runtime/logger.ts";
 import { type SchedulerRuntime, startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
 

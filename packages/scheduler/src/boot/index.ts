@@ -20,9 +20,9 @@
 import { type AgentSpec, type MesosSim, startMesosSim } from "@peloton/mesos";
 import { openGateway, type StorageGateway } from "@peloton/storage";
 import { type OpenedDatabase, openDatabase } from "@peloton/storage/bootstrap";
+import { createLogger, type Logger } from "../common/logger.ts";
 import { ensureRootPool, seedDemoData } from "../demo/seed.ts";
 import { mesosHostAdapter } from "../hostmgr/mesos/mesos-adapter.ts";
-import { createLogger, type Logger } from "../runtime/logger.ts";
 import { type SchedulerRuntime, startScheduler } from "../runtime/scheduler.ts";
 import type { PreemptionSettings } from "./preemption-settings.ts";
 

@@ -3,8 +3,8 @@
  * more becomes DRAINED. Runs on the leader, on a period.
  */
 import type { StorageGateway } from "@peloton/storage";
-import type { Logger } from "../runtime/logger.ts";
-import { PeriodicLoop } from "../runtime/loop.ts";
+import type { Logger } from "../common/logger.ts";
+import { PeriodicLoop } from "../common/loop.ts";
 
 export function drainLoop(gateway: StorageGateway, log: Logger, periodMs = 5_000): PeriodicLoop {
   return new PeriodicLoop({

@@ -20,8 +20,8 @@
  */
 import type { TaskState } from "@peloton/engine";
 import type { StorageGateway } from "@peloton/storage";
-import type { Logger } from "../runtime/logger.ts";
-import type { SchedulerLoop } from "../runtime/loop.ts";
+import type { Logger } from "../common/logger.ts";
+import type { SchedulerLoop } from "../common/loop.ts";
 import type { TaskLogReader } from "./task-logs.ts";
 
 /** Resources in the scheduler's units: cores, MB, MB, devices. */

@@ -9,7 +9,7 @@
  */
 import { daemonInstancesFor } from "@peloton/engine";
 import type { StorageGateway } from "@peloton/storage";
-import type { Logger } from "../runtime/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import { eligibleDaemonHosts } from "./daemon-hosts.ts";
 import { EVENT_SOURCES } from "./event-sources.ts";
 import type { JobConfigs } from "./job-configs.ts";

@@ -22,8 +22,8 @@
  * per run.
  */
 import { isTerminalTaskState } from "@peloton/engine";
+import type { Logger } from "../common/logger.ts";
 import type { TaskStatusUpdate } from "../hostmgr/host-adapter.ts";
-import type { Logger } from "../runtime/logger.ts";
 
 export type EndedRunVerdict = "ACK" | "KILL" | "RECHECK";
 

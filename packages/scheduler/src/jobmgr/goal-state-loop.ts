@@ -13,9 +13,9 @@
  */
 import { STARTING_TASK_STATES, STOPPING_TASK_STATES, taskPolicyFor } from "@peloton/engine";
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
+import type { Logger } from "../common/logger.ts";
+import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import type { HostAdapter } from "../hostmgr/host-adapter.ts";
-import type { Logger } from "../runtime/logger.ts";
-import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
 import { reconcileDaemons } from "./daemons.ts";
 import { driveTask, type KillOrder } from "./goal-state.ts";
 import type { JobConfigs } from "./job-configs.ts";

@@ -17,6 +17,8 @@
  */
 import { holdsAllocation } from "@peloton/engine";
 import type { ChangeListener, StorageGateway, TaskChange } from "@peloton/storage";
+import type { Logger } from "../common/logger.ts";
+import type { SchedulerLoop } from "../common/loop.ts";
 import type { HostAdapter, StatusHandler } from "../hostmgr/host-adapter.ts";
 import { PlacementLoop, type PlacementLoopOptions } from "../placement/placement-loop.ts";
 import { AdmissionLoop } from "../resmgr/admission-loop.ts";
@@ -25,8 +27,6 @@ import {
   type PreemptorLoopOptions,
   type PreemptorTuning,
 } from "../resmgr/preemptor-loop.ts";
-import type { Logger } from "../runtime/logger.ts";
-import type { SchedulerLoop } from "../runtime/loop.ts";
 import { GoalStateLoop, type GoalStateLoopOptions } from "./goal-state-loop.ts";
 import { JobConfigs } from "./job-configs.ts";
 import { Killer } from "./kills.ts";

@@ -6,8 +6,8 @@
  * Preemption reuses this path with its own state and reason.
  */
 import { taskConfigFor } from "@peloton/engine";
+import type { Logger } from "../common/logger.ts";
 import type { HostAdapter } from "../hostmgr/host-adapter.ts";
-import type { Logger } from "../runtime/logger.ts";
 import type { KillOrder } from "./goal-state.ts";
 import type { JobConfigs } from "./job-configs.ts";
 

@@ -24,8 +24,8 @@ import {
   taskPolicyFor,
 } from "@peloton/engine";
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
+import type { Logger } from "../common/logger.ts";
 import type { StatusHandler, TaskStatusUpdate } from "../hostmgr/host-adapter.ts";
-import type { Logger } from "../runtime/logger.ts";
 import { UpdateSummary, verdictForEndedRun } from "./ended-runs.ts";
 import { EVENT_SOURCES } from "./event-sources.ts";
 import { type DriveStart, driveTask, type KillOrder, startOf } from "./goal-state.ts";

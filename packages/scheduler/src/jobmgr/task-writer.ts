@@ -31,7 +31,7 @@ import {
   systemClock,
   type TaskChange,
 } from "@peloton/storage";
-import type { Logger } from "../runtime/logger.ts";
+import type { Logger } from "../common/logger.ts";
 import { jobStateWrites } from "./job-states.ts";
 
 export interface WriteOutcome {

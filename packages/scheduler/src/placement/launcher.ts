@@ -7,9 +7,9 @@
  * reconciled when the cluster's answer was lost.
  */
 import type { Repositories } from "@peloton/storage";
+import type { Logger } from "../common/logger.ts";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
 import type { TaskWriter } from "../jobmgr/task-writer.ts";
-import type { Logger } from "../runtime/logger.ts";
 import { launched, type Placed, refused } from "./launch-outcomes.ts";
 
 export interface LauncherOptions {

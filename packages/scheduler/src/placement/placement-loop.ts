@@ -31,13 +31,13 @@ import {
   unplacedRowReason,
 } from "@peloton/engine";
 import type { ReadyTaskRow, StorageGateway, TaskChange, VolumePin } from "@peloton/storage";
+import type { Logger } from "../common/logger.ts";
+import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
 import { EVENT_SOURCES } from "../jobmgr/event-sources.ts";
 import type { JobConfigs } from "../jobmgr/job-configs.ts";
 import { noteChange } from "../jobmgr/task-notes.ts";
 import type { TaskWriter } from "../jobmgr/task-writer.ts";
-import type { Logger } from "../runtime/logger.ts";
-import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
 import type { Placed } from "./launch-outcomes.ts";
 import { Launcher } from "./launcher.ts";
 import {

@@ -15,12 +15,12 @@
  */
 import { type AdmissionQueue, admit, describeAdmissionReason } from "@peloton/engine";
 import type { PendingTaskRow, StorageGateway, TaskChange } from "@peloton/storage";
+import type { Logger } from "../common/logger.ts";
+import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import { EVENT_SOURCES } from "../jobmgr/event-sources.ts";
 import type { JobConfigs } from "../jobmgr/job-configs.ts";
 import { noteChange } from "../jobmgr/task-notes.ts";
 import type { TaskWriter } from "../jobmgr/task-writer.ts";
-import type { Logger } from "../runtime/logger.ts";
-import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
 import { admissionSnapshot } from "./admission-input.ts";
 import { loadClusterShape } from "./cluster-shape.ts";
 import { leafPoolNumbers } from "./pool-entitlements.ts";

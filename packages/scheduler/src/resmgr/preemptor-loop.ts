@@ -35,6 +35,8 @@ import type {
   Repositories,
   StorageGateway,
 } from "@peloton/storage";
+import type { Logger } from "../common/logger.ts";
+import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import type { KillOrder } from "../jobmgr/goal-state.ts";
 import type { JobConfigs } from "../jobmgr/job-configs.ts";
 import { jobStateWrites } from "../jobmgr/job-states.ts";
@@ -42,8 +44,6 @@ import type { TaskWriter } from "../jobmgr/task-writer.ts";
 import { preemptionRowOf } from "../preemption/row.ts";
 import { calculateSnapshot } from "../respool/entitlements.ts";
 import { loadPoolSnapshot } from "../respool/snapshot.ts";
-import type { Logger } from "../runtime/logger.ts";
-import { PeriodicLoop, type SchedulerLoop } from "../runtime/loop.ts";
 import { loadClusterShape } from "./cluster-shape.ts";
 import { OverAllocationPeriods, type PeriodStep } from "./over-allocation-periods.ts";
 import { leafPoolNumbersOf } from "./pool-entitlements.ts";

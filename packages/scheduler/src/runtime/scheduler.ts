@@ -15,6 +15,9 @@
  */
 import { hostname } from "node:os";
 import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
+import { LeaderElection } from "../common/leader.ts";
+import type { Logger } from "../common/logger.ts";
+import type { SchedulerLoop } from "../common/loop.ts";
 import { drainLoop } from "../hostmgr/drain-loop.ts";
 import type {
   HostAdapterFactory,
@@ -24,9 +27,6 @@ import type {
 import { unfinishedTasksOf } from "../hostmgr/unfinished-tasks.ts";
 import { JobManager, type JobManagerTuning } from "../jobmgr/job-manager.ts";
 import { createEntitlementSampler } from "../respool/sampler.ts";
-import { LeaderElection } from "./leader.ts";
-import type { Logger } from "./logger.ts";
-import type { SchedulerLoop } from "./loop.ts";
 import { SCHEDULER_LEASE as LEASE } from "./status.ts";
 
 export interface SchedulerOptions {

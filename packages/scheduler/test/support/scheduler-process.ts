@@ -5,8 +5,8 @@
  * leads with its hosts recorded.
  */
 
+import { silentLogger } from "../../src/common/logger.ts";
 import { mesosHostAdapter } from "../../src/hostmgr/mesos/mesos-adapter.ts";
-import { silentLogger } from "../../src/runtime/logger.ts";
 import { startScheduler } from "../../src/runtime/scheduler.ts";
 
 const runtime = startScheduler({

@@ -22,7 +22,7 @@ import {
   type OperatorAgent,
 } from "@peloton/mesos";
 import type { ClusterHost, StorageGateway } from "@peloton/storage";
-import type { Logger } from "../../runtime/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 import type {
   HostAdapterState,
   HostLease,

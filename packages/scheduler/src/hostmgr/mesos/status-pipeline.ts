@@ -7,7 +7,7 @@
  */
 import { taskStateFromMesos } from "@peloton/engine";
 import type { TaskStatus } from "@peloton/mesos";
-import type { Logger } from "../../runtime/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 import type { StatusHandler, TaskStatusUpdate } from "../host-adapter.ts";
 
 export function toStatusUpdate(

@@ -12,7 +12,7 @@
  */
 import { type Offer, type OfferOperation, type Resource, reservationRole } from "@peloton/mesos";
 import type { StorageGateway } from "@peloton/storage";
-import type { Logger } from "../../runtime/logger.ts";
+import type { Logger } from "../../common/logger.ts";
 
 export interface OfferedVolume {
   offerId: string;
