@@ -22,9 +22,9 @@ import pg from "pg";
 import { type Benchmark, log, median, percentile, rssMb } from "../../../bench/harness.ts";
 import { silentLogger } from "../src/common/logger.ts";
 import { ensureRootPool } from "../src/demo/seed.ts";
-import { JobConfigs } from "../src/jobmgr/job-configs.ts";
-import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { PreemptorLoop } from "../src/resmgr/preemptor-loop.ts";
+import { JobConfigs } from "../src/taskwriter/job-configs.ts";
+import { TaskWriter } from "../src/taskwriter/task-writer.ts";
 
 const PARENTS = 10;
 const LEAVES = 100;

@@ -9,7 +9,7 @@ import { resetDatabase, testGateway } from "@peloton/test-support/storage/gatewa
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { TaskLaunch, TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
 import { agentUrlFromString } from "../src/hostmgr/mesos/cluster-hosts.ts";
-import { EVENT_SOURCES } from "../src/jobmgr/event-sources.ts";
+import { EVENT_SOURCES } from "../src/taskwriter/event-sources.ts";
 import { batchJob, hostManager, jobStatusHandler, testSim } from "./support/cluster.ts";
 
 const gateway = testGateway();

@@ -13,7 +13,7 @@ import { resetDatabase, testGateway } from "@peloton/test-support/storage/gatewa
 import { pino } from "pino";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { actOnJob } from "../src/jobmgr/actions.ts";
-import { TaskWriter } from "../src/jobmgr/task-writer.ts";
+import { TaskWriter } from "../src/taskwriter/task-writer.ts";
 import { batchJob } from "./support/cluster.ts";
 
 const gateway = testGateway();

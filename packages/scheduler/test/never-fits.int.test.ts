@@ -30,10 +30,10 @@ import { resetDatabase, testGateway } from "@peloton/test-support/storage/gatewa
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { actOnJob } from "../src/jobmgr/actions.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
-import { JobConfigs } from "../src/jobmgr/job-configs.ts";
-import { TaskWriter } from "../src/jobmgr/task-writer.ts";
 import { AdmissionLoop } from "../src/resmgr/admission-loop.ts";
 import { createRespoolService } from "../src/respool/service.ts";
+import { JobConfigs } from "../src/taskwriter/job-configs.ts";
+import { TaskWriter } from "../src/taskwriter/task-writer.ts";
 import { log, onCleanup } from "./support/cluster.ts";
 
 const gateway = testGateway();

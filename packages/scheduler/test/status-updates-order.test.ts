@@ -8,9 +8,9 @@ import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
-import type { JobConfigs } from "../src/jobmgr/job-configs.ts";
 import { StatusUpdates } from "../src/jobmgr/status-updates.ts";
-import type { TaskWriter, WriteOutcome, WriteRequest } from "../src/jobmgr/task-writer.ts";
+import type { JobConfigs } from "../src/taskwriter/job-configs.ts";
+import type { TaskWriter, WriteOutcome, WriteRequest } from "../src/taskwriter/task-writer.ts";
 
 const CLUSTER_ID = "job-0-1";
 

@@ -2,7 +2,7 @@ import type { StorageGateway, TaskChange, TaskChangesOutcome } from "@peloton/st
 import { ManualClock } from "@peloton/test-support/storage/manual-clock.ts";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../src/common/logger.ts";
-import { TaskWriter } from "../src/jobmgr/task-writer.ts";
+import { TaskWriter } from "../src/taskwriter/task-writer.ts";
 
 /** A gateway whose transactions stay open until the test lets each one commit. */
 function heldGateway() {

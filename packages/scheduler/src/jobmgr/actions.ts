@@ -21,7 +21,7 @@ import type {
   StorageGateway,
   TaskChange,
 } from "@peloton/storage";
-import { EVENT_SOURCES } from "./event-sources.ts";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
 import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
 import { defaultGoalState, NEW_RUN_COLUMNS, newTasksFor } from "./new-tasks.ts";
 

@@ -15,8 +15,8 @@ import {
   validateJobConfig,
 } from "@peloton/engine";
 import type { PoolRecord, Repositories, StorageGateway } from "@peloton/storage";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
 import { eligibleDaemonHosts } from "./daemon-hosts.ts";
-import { EVENT_SOURCES } from "./event-sources.ts";
 import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
 import { defaultGoalState, newTasksFor } from "./new-tasks.ts";
 

@@ -10,9 +10,9 @@
 import { daemonInstancesFor } from "@peloton/engine";
 import type { StorageGateway } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
+import type { JobConfigs } from "../taskwriter/job-configs.ts";
 import { eligibleDaemonHosts } from "./daemon-hosts.ts";
-import { EVENT_SOURCES } from "./event-sources.ts";
-import type { JobConfigs } from "./job-configs.ts";
 import { newTasksFor } from "./new-tasks.ts";
 
 export async function reconcileDaemons(

@@ -16,11 +16,12 @@ import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import type { HostAdapter } from "../hostmgr/host-adapter.ts";
+import type { JobConfigs } from "../taskwriter/job-configs.ts";
+import type { KillOrder } from "../taskwriter/kill-order.ts";
+import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { reconcileDaemons } from "./daemons.ts";
-import { driveTask, type KillOrder } from "./goal-state.ts";
-import type { JobConfigs } from "./job-configs.ts";
+import { driveTask } from "./goal-state.ts";
 import type { Killer } from "./kills.ts";
-import type { TaskWriter } from "./task-writer.ts";
 
 export interface GoalStateLoopOptions {
   gateway: StorageGateway;

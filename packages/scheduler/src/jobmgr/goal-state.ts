@@ -18,17 +18,9 @@ import {
   type TaskState,
 } from "@peloton/engine";
 import type { TaskChange, TaskColumnWrites, TaskEventWrite, TaskRunRow } from "@peloton/storage";
-import { EVENT_SOURCES } from "./event-sources.ts";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
+import type { KillOrder } from "../taskwriter/kill-order.ts";
 import { NEW_RUN_COLUMNS } from "./new-tasks.ts";
-
-/** A kill the host manager must send once the KILLING state is committed. */
-export interface KillOrder {
-  taskId: string;
-  jobId: string;
-  instanceId: number;
-  clusterTaskId: string;
-  agentId: string | null;
-}
 
 export interface Drive {
   change: TaskChange | null;

@@ -27,11 +27,11 @@ import {
   type PreemptorLoopOptions,
   type PreemptorTuning,
 } from "../resmgr/preemptor-loop.ts";
+import { JobConfigs } from "../taskwriter/job-configs.ts";
+import { TaskWriter, type TaskWriterOptions } from "../taskwriter/task-writer.ts";
 import { GoalStateLoop, type GoalStateLoopOptions } from "./goal-state-loop.ts";
-import { JobConfigs } from "./job-configs.ts";
 import { Killer } from "./kills.ts";
 import { StatusUpdates } from "./status-updates.ts";
-import { TaskWriter, type TaskWriterOptions } from "./task-writer.ts";
 
 export interface JobManagerTuning {
   writer?: TaskWriterOptions;

@@ -8,8 +8,8 @@
 import { taskConfigFor } from "@peloton/engine";
 import type { Logger } from "../common/logger.ts";
 import type { HostAdapter } from "../hostmgr/host-adapter.ts";
-import type { KillOrder } from "./goal-state.ts";
-import type { JobConfigs } from "./job-configs.ts";
+import type { JobConfigs } from "../taskwriter/job-configs.ts";
+import type { KillOrder } from "../taskwriter/kill-order.ts";
 
 export class Killer {
   constructor(

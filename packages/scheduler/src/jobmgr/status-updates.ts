@@ -26,11 +26,12 @@ import {
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import type { StatusHandler, TaskStatusUpdate } from "../hostmgr/host-adapter.ts";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
+import type { JobConfigs } from "../taskwriter/job-configs.ts";
+import type { KillOrder } from "../taskwriter/kill-order.ts";
+import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { UpdateSummary, verdictForEndedRun } from "./ended-runs.ts";
-import { EVENT_SOURCES } from "./event-sources.ts";
-import { type DriveStart, driveTask, type KillOrder, startOf } from "./goal-state.ts";
-import type { JobConfigs } from "./job-configs.ts";
-import type { TaskWriter } from "./task-writer.ts";
+import { type DriveStart, driveTask, startOf } from "./goal-state.ts";
 import { markVictimsBack } from "./victims-back.ts";
 
 export interface StatusUpdatesOptions {

@@ -5,7 +5,7 @@
 import type { TaskPlacement } from "@peloton/engine";
 import type { ReadyTaskRow, TaskChange, VolumePin } from "@peloton/storage";
 import type { LaunchRefusal, TaskLaunch } from "../hostmgr/host-adapter.ts";
-import { EVENT_SOURCES } from "../jobmgr/event-sources.ts";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
 
 /** One placed task on its way out. */
 export interface Placed {

@@ -9,7 +9,7 @@
 import type { Repositories } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
-import type { TaskWriter } from "../jobmgr/task-writer.ts";
+import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { launched, type Placed, refused } from "./launch-outcomes.ts";
 
 export interface LauncherOptions {

@@ -34,10 +34,10 @@ import type { ReadyTaskRow, StorageGateway, TaskChange, VolumePin } from "@pelot
 import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
-import { EVENT_SOURCES } from "../jobmgr/event-sources.ts";
-import type { JobConfigs } from "../jobmgr/job-configs.ts";
-import { noteChange } from "../jobmgr/task-notes.ts";
-import type { TaskWriter } from "../jobmgr/task-writer.ts";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
+import type { JobConfigs } from "../taskwriter/job-configs.ts";
+import { noteChange } from "../taskwriter/task-notes.ts";
+import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import type { Placed } from "./launch-outcomes.ts";
 import { Launcher } from "./launcher.ts";
 import {

@@ -17,10 +17,10 @@ import { type AdmissionQueue, admit, describeAdmissionReason } from "@peloton/en
 import type { PendingTaskRow, StorageGateway, TaskChange } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
-import { EVENT_SOURCES } from "../jobmgr/event-sources.ts";
-import type { JobConfigs } from "../jobmgr/job-configs.ts";
-import { noteChange } from "../jobmgr/task-notes.ts";
-import type { TaskWriter } from "../jobmgr/task-writer.ts";
+import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
+import type { JobConfigs } from "../taskwriter/job-configs.ts";
+import { noteChange } from "../taskwriter/task-notes.ts";
+import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { admissionSnapshot } from "./admission-input.ts";
 import { loadClusterShape } from "./cluster-shape.ts";
 import { leafPoolNumbers } from "./pool-entitlements.ts";

@@ -37,13 +37,13 @@ import type {
 } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
-import type { KillOrder } from "../jobmgr/goal-state.ts";
-import type { JobConfigs } from "../jobmgr/job-configs.ts";
-import { jobStateWrites } from "../jobmgr/job-states.ts";
-import type { TaskWriter } from "../jobmgr/task-writer.ts";
 import { preemptionRowOf } from "../preemption/row.ts";
 import { calculateSnapshot } from "../respool/entitlements.ts";
 import { loadPoolSnapshot } from "../respool/snapshot.ts";
+import type { JobConfigs } from "../taskwriter/job-configs.ts";
+import { jobStateWrites } from "../taskwriter/job-states.ts";
+import type { KillOrder } from "../taskwriter/kill-order.ts";
+import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { loadClusterShape } from "./cluster-shape.ts";
 import { OverAllocationPeriods, type PeriodStep } from "./over-allocation-periods.ts";
 import { leafPoolNumbersOf } from "./pool-entitlements.ts";

@@ -9,9 +9,9 @@ import type { StatusHandler } from "../../src/hostmgr/host-adapter.ts";
 import { MesosHostManager } from "../../src/hostmgr/mesos/mesos-host-manager.ts";
 import { unfinishedTasksOf } from "../../src/hostmgr/unfinished-tasks.ts";
 import { ensureRootPool } from "../../src/index.ts";
-import { JobConfigs } from "../../src/jobmgr/job-configs.ts";
 import { StatusUpdates } from "../../src/jobmgr/status-updates.ts";
-import { TaskWriter } from "../../src/jobmgr/task-writer.ts";
+import { JobConfigs } from "../../src/taskwriter/job-configs.ts";
+import { TaskWriter } from "../../src/taskwriter/task-writer.ts";
 
 // The sim, cleanups and logger are shared with other packages' tests; this file adds the scheduler's parts.
 export { log, onCleanup, TWO_AGENTS, testSim };
