@@ -55,7 +55,7 @@ export {
   preemptionRowOf,
   type TaskFacts,
   type VictimFacts,
-} from "./preemption/row.ts";
+} from "./resmgr/preemption/row.ts";
 export {
   DEFAULT_PREEMPTION_MIN_INTERVAL_MS,
   DEFAULT_PREEMPTION_PERIOD_MS,
@@ -66,7 +66,7 @@ export {
   type PreemptorTuning,
   rowOf as preemptorRowOf,
 } from "./resmgr/preemptor-loop.ts";
-export * from "./respool/index.ts";
+export * from "./resmgr/respool/index.ts";
 export {
   type SchedulerOptions,
   type SchedulerRuntime,

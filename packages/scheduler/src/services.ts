@@ -14,7 +14,7 @@ import { actOnHost, type HostAction, type HostActionResult } from "./hostmgr/hos
 import type { TaskLogReader } from "./hostmgr/task-logs.ts";
 import { actOnJob, type JobAction, type JobActionResult } from "./jobmgr/actions.ts";
 import { type CreateJobResult, createJob, type JobSubmission } from "./jobmgr/create-job.ts";
-import { createRespoolService, type RespoolService } from "./respool/service.ts";
+import { createRespoolService, type RespoolService } from "./resmgr/respool/service.ts";
 
 export interface SchedulerServices {
   jobs: {

@@ -3,8 +3,8 @@ import { resetDatabase, testGateway } from "@peloton/test-support/storage/gatewa
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { silentLogger } from "../src/common/logger.ts";
-import { createEntitlementSampler } from "../src/respool/sampler.ts";
-import { createRespoolService } from "../src/respool/service.ts";
+import { createEntitlementSampler } from "../src/resmgr/respool/sampler.ts";
+import { createRespoolService } from "../src/resmgr/respool/service.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

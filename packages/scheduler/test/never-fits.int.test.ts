@@ -31,7 +31,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { actOnJob } from "../src/jobmgr/actions.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
 import { AdmissionLoop } from "../src/resmgr/admission-loop.ts";
-import { createRespoolService } from "../src/respool/service.ts";
+import { createRespoolService } from "../src/resmgr/respool/service.ts";
 import { JobConfigs } from "../src/taskwriter/job-configs.ts";
 import { TaskWriter } from "../src/taskwriter/task-writer.ts";
 import { log, onCleanup } from "./support/cluster.ts";

@@ -29,8 +29,8 @@ import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { type PreemptorCycle, rowOf } from "../src/resmgr/preemptor-loop.ts";
-import { calculateSnapshot, numbersOf } from "../src/respool/entitlements.ts";
-import { loadPoolSnapshot } from "../src/respool/snapshot.ts";
+import { calculateSnapshot, numbersOf } from "../src/resmgr/respool/entitlements.ts";
+import { loadPoolSnapshot } from "../src/resmgr/respool/snapshot.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());

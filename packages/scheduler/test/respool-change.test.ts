@@ -8,9 +8,9 @@
  *   └─ b       cpu 10 / 100, share 1
  */
 import { describe, expect, it } from "vitest";
-import { judgeChange, recordsAfter } from "../src/respool/change.ts";
-import type { PoolConfig } from "../src/respool/config.ts";
-import { previewChange } from "../src/respool/preview.ts";
+import { judgeChange, recordsAfter } from "../src/resmgr/respool/change.ts";
+import type { PoolConfig } from "../src/resmgr/respool/config.ts";
+import { previewChange } from "../src/resmgr/respool/preview.ts";
 import { snapshotFrom } from "./support/pools.ts";
 
 const snapshot = snapshotFrom(

@@ -1,6 +1,6 @@
 import { poolSnapshot } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
-import { diffPools, historyEntry } from "../src/respool/history.ts";
+import { diffPools, historyEntry } from "../src/resmgr/respool/history.ts";
 import { record } from "./support/pools.ts";
 
 const before = poolSnapshot(record("/team", { cpu: [10, 20, 1] }));

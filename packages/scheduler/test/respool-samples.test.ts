@@ -1,8 +1,8 @@
 import type { EntitlementSampleRecord } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
-import { calculateSnapshot } from "../src/respool/entitlements.ts";
-import { SampleMemory, samplesOf } from "../src/respool/samples.ts";
-import { seriesWindow, shapeSeries } from "../src/respool/series.ts";
+import { calculateSnapshot } from "../src/resmgr/respool/entitlements.ts";
+import { SampleMemory, samplesOf } from "../src/resmgr/respool/samples.ts";
+import { seriesWindow, shapeSeries } from "../src/resmgr/respool/series.ts";
 import { snapshotFrom } from "./support/pools.ts";
 
 const T0 = new Date("2026-04-01T12:00:00Z");

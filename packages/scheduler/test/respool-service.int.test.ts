@@ -1,6 +1,6 @@
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { createRespoolService } from "../src/respool/service.ts";
+import { createRespoolService } from "../src/resmgr/respool/service.ts";
 
 // Two replicas of the console: each its own gateway (connection pool) on one database.
 const gatewayA = testGateway();

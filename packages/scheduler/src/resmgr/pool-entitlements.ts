@@ -15,8 +15,8 @@ import {
   type Resources,
 } from "@peloton/engine";
 import type { Repositories } from "@peloton/storage";
-import { calculateSnapshot, numbersOf } from "../respool/entitlements.ts";
-import { loadPoolSnapshot, type PoolSnapshot } from "../respool/snapshot.ts";
+import { calculateSnapshot, numbersOf } from "./respool/entitlements.ts";
+import { loadPoolSnapshot, type PoolSnapshot } from "./respool/snapshot.ts";
 
 export interface LeafPoolNumbers {
   poolId: string;

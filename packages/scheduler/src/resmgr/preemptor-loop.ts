@@ -37,9 +37,6 @@ import type {
 } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
-import { preemptionRowOf } from "../preemption/row.ts";
-import { calculateSnapshot } from "../respool/entitlements.ts";
-import { loadPoolSnapshot } from "../respool/snapshot.ts";
 import type { JobConfigs } from "../taskwriter/job-configs.ts";
 import { jobStateWrites } from "../taskwriter/job-states.ts";
 import type { KillOrder } from "../taskwriter/kill-order.ts";
@@ -47,6 +44,7 @@ import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { loadClusterShape } from "./cluster-shape.ts";
 import { OverAllocationPeriods, type PeriodStep } from "./over-allocation-periods.ts";
 import { leafPoolNumbersOf } from "./pool-entitlements.ts";
+import { preemptionRowOf } from "./preemption/row.ts";
 import {
   availabilityOf,
   enginePools,
@@ -57,6 +55,8 @@ import {
   usageOf,
   waitingGangs,
 } from "./preemptor-input.ts";
+import { calculateSnapshot } from "./respool/entitlements.ts";
+import { loadPoolSnapshot } from "./respool/snapshot.ts";
 
 /** Ours (peloton-semantics.md §4): Peloton's are 60 s and 5. */
 export const DEFAULT_PREEMPTION_PERIOD_MS = 10_000;

@@ -26,7 +26,7 @@ import type {
 } from "../hostmgr/host-adapter.ts";
 import { unfinishedTasksOf } from "../hostmgr/unfinished-tasks.ts";
 import { JobManager, type JobManagerTuning } from "../jobmgr/job-manager.ts";
-import { createEntitlementSampler } from "../respool/sampler.ts";
+import { createEntitlementSampler } from "../resmgr/respool/sampler.ts";
 import { SCHEDULER_LEASE as LEASE } from "./status.ts";
 
 export interface SchedulerOptions {

@@ -3,7 +3,7 @@
  * hands them over) and snapshots of them, without a database.
  */
 import type { PoolRecord, PoolUsage } from "@peloton/storage";
-import { type PoolSnapshot, snapshotOf } from "../../src/respool/snapshot.ts";
+import { type PoolSnapshot, snapshotOf } from "../../src/resmgr/respool/snapshot.ts";
 
 const AT = new Date("2026-01-01T00:00:00Z");
 let seq = 0;

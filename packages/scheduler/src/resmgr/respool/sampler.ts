@@ -5,8 +5,8 @@
  * now and then), dropping samples older than the retention.
  */
 import type { ChangeListener, ChangeTopic, StorageGateway } from "@peloton/storage";
-import type { Logger } from "../common/logger.ts";
-import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
+import type { Logger } from "../../common/logger.ts";
+import { PeriodicLoop, type SchedulerLoop } from "../../common/loop.ts";
 import { calculateSnapshot } from "./entitlements.ts";
 import { SampleMemory, samplesOf } from "./samples.ts";
 import { loadPoolSnapshot } from "./snapshot.ts";
