@@ -22,11 +22,11 @@ import pg from "pg";
 import { pino } from "pino";
 import { commandCpuSeconds, processCpuSeconds } from "../../../bench/cpu-time.ts";
 import { type Benchmark, log, median, rssMb } from "../../../bench/harness.ts";
+import { startScheduler } from "../src/assembly/replica.ts";
 import { silentLogger } from "../src/common/logger.ts";
 import { ensureRootPool } from "../src/demo/seed.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
-import { startScheduler } from "../src/runtime/scheduler.ts";
 
 const INSTANCES = 10_000;
 const AGENTS = 500;
@@ -206,7 +206,7 @@ const benchmarks: Benchmark[] = [
             walls.push(ms / 1000);
           }
         }
-        const stats = runtime.jobManager?.writer.stats;
+        const stats = runtime.scheduling?.writer.stats;
         return {
           bench: "e2e.batch_10k_agents_500",
           unit: "tasks/s",

@@ -4,6 +4,23 @@
  * placement, host manager) are added here as they are built.
  */
 
+export type { Scheduling, SchedulingTuning } from "./assembly/leader-loops.ts";
+export {
+  type SchedulerOptions,
+  type SchedulerRuntime,
+  startScheduler,
+} from "./assembly/replica.ts";
+export {
+  type SchedulerServices,
+  type SchedulerServicesOptions,
+  schedulerServices,
+} from "./assembly/services.ts";
+export {
+  LEASE_LIVE_MS,
+  SCHEDULER_LEASE,
+  type SchedulerStatus,
+  schedulerStatus,
+} from "./assembly/status.ts";
 export { LeaderElection, type LeaderElectionOptions, type LeaderTerm } from "./common/leader.ts";
 export { createLogger, type Logger, silentLogger } from "./common/logger.ts";
 export { PeriodicLoop, type PeriodicLoopOptions, type SchedulerLoop } from "./common/loop.ts";
@@ -48,7 +65,6 @@ export {
   createJob,
   type JobSubmission,
 } from "./jobmgr/create-job.ts";
-export type { JobManagerTuning } from "./jobmgr/job-manager.ts";
 export {
   type PreemptionFacts,
   preemptedStateOf,
@@ -67,19 +83,3 @@ export {
   rowOf as preemptorRowOf,
 } from "./resmgr/preemptor-loop.ts";
 export * from "./resmgr/respool/index.ts";
-export {
-  type SchedulerOptions,
-  type SchedulerRuntime,
-  startScheduler,
-} from "./runtime/scheduler.ts";
-export {
-  LEASE_LIVE_MS,
-  SCHEDULER_LEASE,
-  type SchedulerStatus,
-  schedulerStatus,
-} from "./runtime/status.ts";
-export {
-  type SchedulerServices,
-  type SchedulerServicesOptions,
-  schedulerServices,
-} from "./services.ts";

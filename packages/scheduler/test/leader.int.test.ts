@@ -5,10 +5,10 @@ import { isFencedOut, openGateway } from "@peloton/storage";
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { startScheduler } from "../src/assembly/replica.ts";
 import { PeriodicLoop } from "../src/common/loop.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import type { MesosHostManager } from "../src/hostmgr/mesos/mesos-host-manager.ts";
-import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
 
 const gateway = testGateway();

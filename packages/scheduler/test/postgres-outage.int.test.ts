@@ -20,9 +20,9 @@ import { applyMigrations } from "@peloton/storage/migrations";
 import { agent, leafPool, ROOMY, submit } from "@peloton/test-support/scheduler/system.ts";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { startScheduler } from "../src/assembly/replica.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
-import { startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
 
 const INSTANCES = 300;
@@ -107,7 +107,7 @@ describe("PostgreSQL killed under load", () => {
       }),
       log,
       holder: "replica-a",
-      jobManager: {
+      scheduling: {
         admissionPeriodMs: 200,
         placement: { periodMs: 200 },
         goalState: { periodMs: 500 },

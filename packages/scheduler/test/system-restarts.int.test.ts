@@ -10,9 +10,9 @@ import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from "vitest";
+import { type SchedulerRuntime, startScheduler } from "../src/assembly/replica.ts";
 import type { Logger } from "../src/common/logger.ts";
 import { mesosHostAdapter } from "../src/hostmgr/mesos/mesos-adapter.ts";
-import { type SchedulerRuntime, startScheduler } from "../src/runtime/scheduler.ts";
 import { log, onCleanup, testSim } from "./support/cluster.ts";
 
 const gateway = testGateway();
@@ -32,7 +32,7 @@ async function runtimeOn(masterUrl: string, logger: Logger = log): Promise<Sched
     log: logger,
     election: { retryMs: 100, renewMs: 500 },
     drainPeriodMs: 200,
-    jobManager: {
+    scheduling: {
       admissionPeriodMs: 200,
       placement: { periodMs: 200 },
       goalState: { periodMs: 200, clusterTimeoutMs: 3_000 },

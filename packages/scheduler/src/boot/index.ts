@@ -20,10 +20,10 @@
 import { type AgentSpec, type MesosSim, startMesosSim } from "@peloton/mesos";
 import { openGateway, type StorageGateway } from "@peloton/storage";
 import { type OpenedDatabase, openDatabase } from "@peloton/storage/bootstrap";
+import { type SchedulerRuntime, startScheduler } from "../assembly/replica.ts";
 import { createLogger, type Logger } from "../common/logger.ts";
 import { ensureRootPool, seedDemoData } from "../demo/seed.ts";
 import { mesosHostAdapter } from "../hostmgr/mesos/mesos-adapter.ts";
-import { type SchedulerRuntime, startScheduler } from "../runtime/scheduler.ts";
 import type { PreemptionSettings } from "./preemption-settings.ts";
 
 export { agentsFromArgument } from "@peloton/mesos";
@@ -139,7 +139,7 @@ export async function bootSystem(opts: BootOptions): Promise<BootedSystem> {
       }),
       log: opts.logger ?? createLogger(),
       ...(opts.sim?.fast ? { drainPeriodMs: 1_000 } : {}),
-      ...(opts.preemption ? { jobManager: { preemption: opts.preemption } } : {}),
+      ...(opts.preemption ? { scheduling: { preemption: opts.preemption } } : {}),
     });
     if (sim !== undefined) {
       // In-process cluster: the console's first page shows its hosts.

@@ -5,9 +5,9 @@
  * leads with its hosts recorded.
  */
 
+import { startScheduler } from "../../src/assembly/replica.ts";
 import { silentLogger } from "../../src/common/logger.ts";
 import { mesosHostAdapter } from "../../src/hostmgr/mesos/mesos-adapter.ts";
-import { startScheduler } from "../../src/runtime/scheduler.ts";
 
 const runtime = startScheduler({
   databaseUrl: process.env.DATABASE_URL!,
@@ -19,7 +19,7 @@ const runtime = startScheduler({
   log: silentLogger(),
   holder: process.env.PELOTON_REPLICA!,
   election: { retryMs: 100 },
-  jobManager: {
+  scheduling: {
     admissionPeriodMs: 200,
     placement: { periodMs: 200 },
     goalState: { periodMs: 500 },

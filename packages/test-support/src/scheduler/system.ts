@@ -8,8 +8,8 @@ import { type JobConfigInput, jobConfigSchema } from "@peloton/engine";
 import type { AgentSpec, MesosSim, MesosSimOptions } from "@peloton/mesos";
 import {
   createJob,
-  type JobManagerTuning,
   type SchedulerRuntime,
+  type SchedulingTuning,
   startScheduler,
 } from "@peloton/scheduler";
 import { mesosHostAdapter } from "@peloton/scheduler/boot";
@@ -27,7 +27,7 @@ export interface System {
 export async function startSystem(
   agents: AgentSpec[],
   simOpts: MesosSimOptions = {},
-  tuning: JobManagerTuning = {},
+  tuning: SchedulingTuning = {},
 ): Promise<System> {
   const sim = await testSim({ agents, ...simOpts });
   const runtime = await startTestScheduler(sim.url, tuning);
@@ -37,7 +37,7 @@ export async function startSystem(
 /** The scheduler runtime with the leader's loops on short periods, on any master. */
 export async function startTestScheduler(
   masterUrl: string,
-  tuning: JobManagerTuning = {},
+  tuning: SchedulingTuning = {},
 ): Promise<SchedulerRuntime> {
   const runtime = startScheduler({
     databaseUrl: inject("databaseUrl"),
@@ -49,7 +49,7 @@ export async function startTestScheduler(
     log,
     election: { retryMs: 100, renewMs: 500 },
     drainPeriodMs: 200,
-    jobManager: {
+    scheduling: {
       admissionPeriodMs: 200,
       placement: { periodMs: 200 },
       goalState: { periodMs: 200, clusterTimeoutMs: 3_000 },

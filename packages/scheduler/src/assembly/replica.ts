@@ -1,9 +1,9 @@
 /**
  * The scheduler runtime of one replica: it campaigns for leadership, and
- * while it leads it runs the leader's loops (the host manager first, then
- * the leader owns: host drains, the entitlement sampler, and the job
- * manager's goal-state, admission and placement loops). Losing the lease
- * stops them; a standby starts its own within seconds.
+ * while it leads it runs the leader's loops (leader-loops.ts builds them: the
+ * host manager first, then host drains, the job manager's goal states,
+ * admission, placement, the preemptor and the entitlement sampler). Losing
+ * the lease stops them; a standby starts its own within seconds.
  *
  * Each term writes through a gateway of its own whose connections are
  * fenced by the term's epoch: once a successor is elected the database
@@ -18,15 +18,12 @@ import { ChangeListener, openGateway, type StorageGateway } from "@peloton/stora
 import { LeaderElection } from "../common/leader.ts";
 import type { Logger } from "../common/logger.ts";
 import type { SchedulerLoop } from "../common/loop.ts";
-import { drainLoop } from "../hostmgr/drain-loop.ts";
 import type {
   HostAdapterFactory,
   RunningHostAdapter,
   StatusHandler,
 } from "../hostmgr/host-adapter.ts";
-import { unfinishedTasksOf } from "../hostmgr/unfinished-tasks.ts";
-import { JobManager, type JobManagerTuning } from "../jobmgr/job-manager.ts";
-import { createEntitlementSampler } from "../resmgr/respool/sampler.ts";
+import { leaderLoops, type Scheduling, type SchedulingTuning } from "./leader-loops.ts";
 import { SCHEDULER_LEASE as LEASE } from "./status.ts";
 
 export interface SchedulerOptions {
@@ -43,12 +40,13 @@ export interface SchedulerOptions {
   /** Who this replica is. Default "<hostname>:<pid>". */
   holder?: string;
   /**
-   * Replaces the job manager: status updates go to this handler and the
-   * job manager's loops do not run (host manager tests).
+   * Replaces the scheduling loops: status updates go to this handler and the
+   * job manager's, resource manager's and placement's loops do not run (host
+   * manager tests).
    */
   onStatus?: StatusHandler;
-  /** Periods and batch sizes of the job manager's loops. */
-  jobManager?: JobManagerTuning;
+  /** Periods and batch sizes of the scheduling loops. */
+  scheduling?: SchedulingTuning;
   /** More loops for the leader, started after the host manager. */
   extraLoops?: (hostManager: RunningHostAdapter) => SchedulerLoop[];
   election?: { retryMs?: number; renewMs?: number; queryTimeoutMs?: number };
@@ -63,8 +61,11 @@ export interface SchedulerRuntime {
   readonly leading: boolean;
   /** The leader's host manager; undefined on a standby. */
   readonly hostManager: RunningHostAdapter | undefined;
-  /** The leader's job manager (writer, loops); undefined on a standby. */
-  readonly jobManager: JobManager | undefined;
+  /**
+   * The leader's scheduling: the task writer, the job manager, admission,
+   * placement and the preemptor; undefined on a standby.
+   */
+  readonly scheduling: Scheduling | undefined;
   /** The lock session's server process id (tests kill it to depose the leader). */
   readonly lockBackendPid: number | undefined;
   /** The lease epoch of this replica's term; undefined on a standby. */
@@ -83,7 +84,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
   const log = opts.log.child({ replica: holder });
   let loops: SchedulerLoop[] = [];
   let hostManager: RunningHostAdapter | undefined;
-  let jobManager: JobManager | undefined;
+  let scheduling: Scheduling | undefined;
   let termGateway: StorageGateway | undefined;
   // One LISTEN connection for every loop that reacts to committed changes.
   const changes = new ChangeListener(opts.databaseUrl, {
@@ -106,37 +107,20 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
         },
       });
       termGateway = gateway;
-      const jobs = opts.onStatus
-        ? undefined
-        : new JobManager({
-            gateway,
-            changes,
-            log,
-            adapter: () => hostManager,
-            ...opts.jobManager,
-          });
-      hostManager = opts.adapter({
+      const term = leaderLoops({
         gateway,
+        changes,
         log,
-        onStatus: opts.onStatus ?? jobs!.onStatus,
-        unfinishedTasks: unfinishedTasksOf(gateway),
-        // The job manager writes updates in batches: many in flight make big batches.
-        statusConcurrency: jobs ? 4_096 : 16,
-        ...(jobs ? { onHostsChanged: () => jobs.hostsChanged() } : {}),
+        adapter: opts.adapter,
+        ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
+        ...(opts.scheduling ? { scheduling: opts.scheduling } : {}),
+        ...(opts.drainPeriodMs !== undefined ? { drainPeriodMs: opts.drainPeriodMs } : {}),
+        ...(opts.samplePeriodMs !== undefined ? { samplePeriodMs: opts.samplePeriodMs } : {}),
+        ...(opts.extraLoops ? { extraLoops: opts.extraLoops } : {}),
       });
-      jobManager = jobs;
-      loops = [
-        hostManager,
-        drainLoop(gateway, log, opts.drainPeriodMs),
-        ...(jobs?.loops() ?? []),
-        createEntitlementSampler({
-          gateway,
-          changes,
-          log,
-          ...(opts.samplePeriodMs !== undefined ? { periodMs: opts.samplePeriodMs } : {}),
-        }),
-        ...(opts.extraLoops?.(hostManager) ?? []),
-      ];
+      hostManager = term.hostManager;
+      scheduling = term.scheduling;
+      loops = term.loops;
       for (const loop of loops) loop.start();
     },
     onDeposed: async () => {
@@ -144,7 +128,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
       const gateway = termGateway;
       loops = [];
       hostManager = undefined;
-      jobManager = undefined;
+      scheduling = undefined;
       termGateway = undefined;
       // The subscription first: a successor may be subscribing as this framework now.
       if (subscription) await withinMs(subscription.stop(), STOP_WAIT_MS, subscription.name, log);
@@ -168,8 +152,8 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
     get hostManager() {
       return hostManager;
     },
-    get jobManager() {
-      return jobManager;
+    get scheduling() {
+      return scheduling;
     },
     get lockBackendPid() {
       return election.backendPid;

@@ -9,12 +9,12 @@
  * serve them: they work from storage, not from the leader's live connection.
  */
 import { readOnlyView, type StorageGateway } from "@peloton/storage";
-import { type ClusterKind, clusterLogs, DEFAULT_CLUSTER_KIND } from "./hostmgr/clusters.ts";
-import { actOnHost, type HostAction, type HostActionResult } from "./hostmgr/host-actions.ts";
-import type { TaskLogReader } from "./hostmgr/task-logs.ts";
-import { actOnJob, type JobAction, type JobActionResult } from "./jobmgr/actions.ts";
-import { type CreateJobResult, createJob, type JobSubmission } from "./jobmgr/create-job.ts";
-import { createRespoolService, type RespoolService } from "./resmgr/respool/service.ts";
+import { type ClusterKind, clusterLogs, DEFAULT_CLUSTER_KIND } from "../hostmgr/clusters.ts";
+import { actOnHost, type HostAction, type HostActionResult } from "../hostmgr/host-actions.ts";
+import type { TaskLogReader } from "../hostmgr/task-logs.ts";
+import { actOnJob, type JobAction, type JobActionResult } from "../jobmgr/actions.ts";
+import { type CreateJobResult, createJob, type JobSubmission } from "../jobmgr/create-job.ts";
+import { createRespoolService, type RespoolService } from "../resmgr/respool/service.ts";
 
 export interface SchedulerServices {
   jobs: {
