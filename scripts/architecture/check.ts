@@ -1,9 +1,11 @@
 /**
- * Checks every import of the tree against the arrows in rules.ts. Pure: it
- * takes repository-relative paths and their sources (files.ts reads them), so
- * its tests feed it violating imports directly.
+ * Checks every import of the tree against the arrows in rules.ts (and, inside
+ * a package, its folder order: folders.ts). Pure: it takes repository-relative
+ * paths and their sources (files.ts reads them), so its tests feed it
+ * violating imports directly.
  */
 import { posix } from "node:path";
+import { folderDirectionOf, unplacedFolders } from "./folders.ts";
 import { importSpecifiers } from "./imports.ts";
 import {
   EXCEPTIONS,
@@ -146,6 +148,10 @@ export function violationsOf(file: string, specifier: string, declared?: Declare
       );
     }
   }
+  if (importer.kind === "production") {
+    const upward = folderDirectionOf(file, specifier);
+    if (upward) found.push(upward);
+  }
   if (importer.kind === "outside" || !target.pkg || target.pkg === importer.pkg) return found;
 
   if (importer.kind === "production" && !MAY_IMPORT[importer.layer].includes(target.pkg)) {
@@ -233,6 +239,7 @@ export function checkImports(
       for (const v of violationsOf(file.path, specifier, declared)) judge(v);
     }
   }
+  for (const v of unplacedFolders(files)) judge(v);
   if (declared) for (const v of manifestViolations(declared)) judge(v);
   return { violations, stale: exceptions.filter((e) => !used.has(e)) };
 }

@@ -52,6 +52,36 @@ export const MAY_IMPORT: Record<Layer, readonly PackageName[]> = {
   "console-server": ["engine", "api", "scheduler", "storage"],
 };
 
+/**
+ * Folders of a package whose files import downward only, listed top to
+ * bottom, by the package's source folder. A file in one folder may import its
+ * own folder and those below it; a file directly in the source folder (the
+ * package's index) sits above them all. A folder may be listed before it
+ * exists (a branch adding it); a folder that exists unlisted fails the check,
+ * so each new one is placed on purpose.
+ *
+ * The scheduler's, after Peloton's components (docs/architecture.md): start-up
+ * and the demo data above the assembly of a replica, the identity service
+ * beside it, then the job manager, placement, the resource manager (with its
+ * pools and preemption) and the host manager, each using only those below
+ * it; the task writing they all share, then the logger, loops and leader
+ * election at the bottom.
+ */
+export const FOLDER_LAYERS: Readonly<Record<string, readonly string[]>> = {
+  "packages/scheduler/src": [
+    "boot",
+    "demo",
+    "assembly",
+    "identity",
+    "jobmgr",
+    "placement",
+    "resmgr",
+    "hostmgr",
+    "taskwriter",
+    "common",
+  ],
+};
+
 export type Rule =
   /** Production code imports a package its layer may not. */
   | "direction"
@@ -66,7 +96,11 @@ export type Rule =
   /** An `@peloton/…` name that is no workspace package. */
   | "unknown-package"
   /** Production code imports the shared test helpers. */
-  | "test-support-in-production";
+  | "test-support-in-production"
+  /** A file in a folder of FOLDER_LAYERS imports a folder above its own (or the package's index). */
+  | "folder-direction"
+  /** A folder under a source folder of FOLDER_LAYERS that its order does not name. */
+  | "folder-unplaced";
 
 /**
  * An import the check lets pass for now. Each names the issue item whose work

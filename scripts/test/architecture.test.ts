@@ -8,6 +8,7 @@ import {
   violationsOf,
 } from "../architecture/check.ts";
 import { declaredDependencies, sourceFiles } from "../architecture/files.ts";
+import { unplacedFolders } from "../architecture/folders.ts";
 import { importSpecifiers } from "../architecture/imports.ts";
 import type { Exception } from "../architecture/rules.ts";
 
@@ -153,6 +154,62 @@ describe("the arrows", () => {
       "relative-out-of-package",
     ]);
     expect(rules("packages/api/src/a.ts", "@peloton/nope")).toEqual(["unknown-package"]);
+  });
+});
+
+describe("the scheduler's folders", () => {
+  const src = "packages/scheduler/src";
+
+  it("lets a folder import its own files, the folders below it and outside packages", () => {
+    expect(rules(`${src}/placement/a.ts`, "../taskwriter/task-writer.ts")).toEqual([]);
+    expect(rules(`${src}/jobmgr/a.ts`, "../resmgr/respool/snapshot.ts")).toEqual([]);
+    expect(rules(`${src}/assembly/a.ts`, "../jobmgr/job-manager.ts")).toEqual([]);
+    expect(rules(`${src}/resmgr/respool/a.ts`, "../preemption/row.ts")).toEqual([]);
+    expect(rules(`${src}/hostmgr/mesos/a.ts`, "../../common/logger.ts")).toEqual([]);
+    expect(rules(`${src}/index.ts`, "./assembly/replica.ts")).toEqual([]);
+    expect(rules(`${src}/resmgr/a.ts`, "@peloton/storage")).toEqual([]);
+  });
+
+  it("flags a folder importing a folder above it, or the package's index", () => {
+    expect(rules(`${src}/placement/a.ts`, "../jobmgr/job-configs.ts")).toEqual([
+      "folder-direction",
+    ]);
+    expect(rules(`${src}/resmgr/preemption/a.ts`, "../../jobmgr/goal-state.ts")).toEqual([
+      "folder-direction",
+    ]);
+    expect(rules(`${src}/common/a.ts`, "../identity/actor.ts")).toEqual(["folder-direction"]);
+    const [v] = violationsOf(`${src}/taskwriter/a.ts`, "../index.ts");
+    expect(v?.rule).toBe("folder-direction");
+    expect(v?.message).toContain("index");
+    // The test folder is no folder of src/: it may import any of them.
+    expect(rules("packages/scheduler/test/a.test.ts", "../src/assembly/replica.ts")).toEqual([]);
+  });
+
+  it("flags a folder the order does not name, once, and not a named one yet to exist", () => {
+    const files = [
+      { path: `${src}/runtime/loop.ts` },
+      { path: `${src}/runtime/logger.ts` },
+      { path: `${src}/jobmgr/a.ts` },
+      { path: `${src}/index.ts` },
+    ];
+    expect(unplacedFolders(files)).toEqual([
+      expect.objectContaining({
+        rule: "folder-unplaced",
+        file: `${src}/runtime/loop.ts`,
+        specifier: `${src}/runtime/`,
+      }),
+    ]);
+    // identity/ is in the order before any branch adds it; the tree without it passes.
+    expect(files.some((f) => f.path.includes("/identity/"))).toBe(false);
+    expect(unplacedFolders(files.slice(2))).toEqual([]);
+    expect(unplacedFolders([{ path: "packages/api/src/runtime/a.ts" }])).toEqual([]);
+  });
+
+  it("fails the tree check on an unplaced folder", () => {
+    const stray: SourceFile = { path: `${src}/runtime/loop.ts`, source: "export {};\n" };
+    expect(checkImports([stray]).violations).toEqual([
+      expect.objectContaining({ rule: "folder-unplaced" }),
+    ]);
   });
 });
 
