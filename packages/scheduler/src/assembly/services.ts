@@ -4,8 +4,8 @@
  * and tasks: job manager; pools: resource manager; hosts: host manager), and
  * the one read that needs the cluster's knowledge (runs' logs, through the
  * cluster kind's log reader; the lease and the cluster connection are
- * `schedulerStatus`, runtime/status.ts). Each write commits its state
- * change with its audit or event row in one transaction. Any replica may
+ * `schedulerStatus`, status.ts). Each write commits its state change with
+ * its audit or event row in one transaction. Any replica may
  * serve them: they work from storage, not from the leader's live connection.
  */
 import { readOnlyView, type StorageGateway } from "@peloton/storage";

@@ -3,7 +3,7 @@
  * placement, job manager, entitlement sampler, ...): each runs its `tick` on a
  * period and whenever something `kick`s it (a change announcement, a write it
  * depends on), never two ticks at once, kicks during a tick coalesced into one
- * more tick. Only the elected leader runs them (runtime/leader.ts).
+ * more tick. Only the elected leader runs them (leader.ts).
  */
 import { type Clock, type ClockTimer, systemClock } from "@peloton/storage";
 import type { Logger } from "./logger.ts";

@@ -3,7 +3,7 @@
  * tasks; the drain loop moves the host on to DRAINED once its tasks are
  * gone) and bring-up. Each writes the host's state and its audit row in one
  * transaction, like job actions (jobmgr/actions.ts) and pool changes
- * (respool/service.ts); the API only words the outcome.
+ * (resmgr/respool/service.ts); the API only words the outcome.
  */
 import type { HostState } from "@peloton/engine";
 import type { HostRecord, StorageGateway } from "@peloton/storage";
