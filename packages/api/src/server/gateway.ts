@@ -1,3 +1,4 @@
+import { readEnvironment } from "@peloton/engine/environment";
 import { type SchedulerServices, schedulerServices } from "@peloton/scheduler";
 import {
   ChangeListener,
@@ -21,7 +22,7 @@ const holder = globalThis as unknown as {
 };
 
 function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = readEnvironment(process.env, ["DATABASE_URL"]).DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start the console with `npm start`");
   return url;
 }

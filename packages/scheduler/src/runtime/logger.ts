@@ -7,12 +7,18 @@
  * `npm ci --omit=dev`) logs JSON on a terminal too rather than fail to start.
  */
 import { createRequire } from "node:module";
+import { type Environment, readEnvironment } from "@peloton/engine/environment";
 import { pino } from "pino";
 
 export type Logger = pino.Logger;
 
-export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
-  const level = env.PELOTON_LOG_LEVEL ?? "info";
+export function createLogger(
+  env: Pick<Environment, "PELOTON_LOG_LEVEL" | "PELOTON_LOG_FORMAT"> = readEnvironment(
+    process.env,
+    ["PELOTON_LOG_LEVEL", "PELOTON_LOG_FORMAT"],
+  ),
+): Logger {
+  const level = env.PELOTON_LOG_LEVEL;
   if (process.stdout.isTTY && env.PELOTON_LOG_FORMAT !== "json" && prettyIsInstalled()) {
     return pino({
       level,
