@@ -42,6 +42,7 @@ import {
   redacted,
   SERVER_VARIABLES,
 } from "@peloton/engine/environment";
+import { createLogger, type Logger } from "@peloton/scheduler";
 import {
   agentsFromArgument,
   type BootedSystem,
@@ -68,7 +69,20 @@ const nextBin = join(
   "dist/bin/next",
 );
 
-const log = (line: string) => console.log(`[peloton] ${line}`);
+/**
+ * The launcher's own lines, through pino like every log line (readable on a
+ * terminal, JSON elsewhere). Always at info: PELOTON_LOG_LEVEL is the
+ * scheduler's, and `npm start` must say what it does whatever that is. The one
+ * start-up failure line (fail) stays plain stderr: it is the launcher's answer.
+ */
+let launcherLog: Logger | undefined;
+const log = (line: string) => {
+  launcherLog ??= createLogger({
+    PELOTON_LOG_LEVEL: "info",
+    PELOTON_LOG_FORMAT: env?.PELOTON_LOG_FORMAT ?? "auto",
+  });
+  launcherLog.info(line);
+};
 
 let lock: LauncherLock | undefined;
 let children: Children | undefined;
@@ -158,7 +172,7 @@ async function startDatabase(dataDir: string): Promise<string> {
     // This launcher holds the folder's lock: a server still running there was left by a dead one.
     leftover: "stop",
     note: log,
-    ...(env?.PELOTON_DEBUG ? { onLog: (l: string) => console.error(`[postgres] ${l}`) } : {}),
+    ...(env?.PELOTON_DEBUG ? { onLog: (l: string) => log(`postgres: ${l}`) } : {}),
     onPostmaster: (pid) => {
       if (watchedPid !== undefined) children?.forget(watchedPid);
       watchedPid = pid;

@@ -7,6 +7,7 @@ import {
   readOnlyView,
   type StorageGateway,
 } from "@peloton/storage";
+import { serverLog } from "./log.ts";
 
 /**
  * One storage gateway and one change listener per server process. Kept on
@@ -47,7 +48,7 @@ export function processServices(): SchedulerServices {
 
 export function processChanges(): ChangeListener {
   holder.__pelotonChanges ??= new ChangeListener(databaseUrl(), {
-    onError: (err) => console.error(`live updates: ${err.message} (reconnecting)`),
+    onError: (err) => serverLog().warn({ err }, "live updates: connection lost (reconnecting)"),
   });
   return holder.__pelotonChanges;
 }
