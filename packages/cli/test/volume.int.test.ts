@@ -90,7 +90,10 @@ describe("peloton volume list", () => {
   });
 
   it("refuses an unknown state or sort, naming the option's field", async () => {
-    expectOneLineError(await peloton("volume", "list", "--state", "GONE"), /states/);
+    expectOneLineError(
+      await peloton("volume", "list", "--state", "GONE"),
+      /--state: one of .* \(got "GONE"\)/,
+    );
     expectOneLineError(await peloton("volume", "list", "--sort", "color"), /sort/);
   });
 });

@@ -1,6 +1,7 @@
-import { HOST_STATES, type HostState } from "@peloton/api/schemas";
+import { HOST_STATES } from "@peloton/api/schemas";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
+import { hostList } from "../options.ts";
 import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
 
@@ -47,10 +48,8 @@ export function registerHost(
         limit: string;
         json?: boolean;
       }) => {
-        const states = (opts.state ?? "")
-          .split(",")
-          .map((s) => s.trim().toUpperCase())
-          .filter(Boolean) as HostState[];
+        const states = hostList.states(opts.state);
+        const pageSize = hostList.limit(opts.limit);
         const items = await allPages(
           (cursor, limit) =>
             client().hosts.list.query({
@@ -62,7 +61,7 @@ export function registerHost(
               limit,
               cursor,
             }),
-          { pageSize: Number(opts.limit) },
+          { pageSize },
         );
         if (opts.json) {
           print(JSON.stringify(items, null, 2));
