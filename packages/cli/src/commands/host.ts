@@ -1,4 +1,5 @@
 import { HOST_STATES } from "@peloton/api/schemas";
+import { formatResourcePair } from "@peloton/engine/format";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { hostList } from "../options.ts";
@@ -6,7 +7,6 @@ import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
 
 const n = (v: number) => String(Math.round(v * 100) / 100);
-const gib = (mb: number) => `${n(mb / 1024)}GiB`;
 
 /**
  * `peloton host list | drain <hostname> | up <hostname>` (Peloton's `host`
@@ -78,8 +78,8 @@ export function registerHost(
               h.hostname,
               h.state,
               `${n(h.allocated.cpu)}/${n(h.cpu)}`,
-              `${gib(h.allocated.memMb)}/${gib(h.memMb)}`,
-              `${gib(h.allocated.diskMb)}/${gib(h.diskMb)}`,
+              formatResourcePair("memory", h.allocated.memMb, h.memMb),
+              formatResourcePair("disk", h.allocated.diskMb, h.diskMb),
               h.gpu > 0 ? `${n(h.allocated.gpu)}/${n(h.gpu)}` : "-",
               String(h.tasks),
               h.attributes.zone ?? "-",

@@ -1,12 +1,12 @@
 import { VOLUME_SORT_NAMES, VOLUME_STATES } from "@peloton/api/schemas";
+import { formatMegabytes } from "@peloton/engine/format";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { volumeList } from "../options.ts";
 import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
 
-const size = (mb: number) =>
-  mb >= 1024 ? `${Math.round((mb / 1024) * 100) / 100}GiB` : `${mb}MiB`;
+const size = (mb: number) => formatMegabytes(mb, 2);
 
 /** `peloton volume list`: the persistent volumes of stateful instances, as the console's /volumes shows them. */
 export function registerVolume(
