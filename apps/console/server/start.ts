@@ -279,7 +279,6 @@ async function main(): Promise<void> {
     ...(system.scheduler ? { PELOTON_REPLICA: system.scheduler.holder } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
     PORT: String(port),
-    HOSTNAME: host,
   };
   if (!dev && buildIsStale(repoRoot, consoleDir)) await build(childEnv);
   if (stopping) return;
