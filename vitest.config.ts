@@ -24,7 +24,11 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["packages/*/test/**/*.int.test.ts"],
-          globalSetup: ["packages/test-support/src/storage/global-setup.ts"],
+          globalSetup: [
+            "packages/test-support/src/storage/global-setup.ts",
+            // The CLI's tests run the shipped binary: built from the sources under test.
+            "packages/cli/test/support/build-cli.ts",
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

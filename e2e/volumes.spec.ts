@@ -71,7 +71,7 @@ test.describe("volumes", () => {
     });
     const first = mine.first();
     await expect(first).toContainText("instance 0");
-    await expect(first).toContainText("1.5 GiB");
+    await expect(first).toContainText("1.5 GB");
     await expect(first).toContainText("/var/lib/ledger");
     await expect(first).toHaveAttribute("data-volume", `${jobId}-0`);
     await shot(page, "volumes-light");
@@ -116,7 +116,7 @@ test.describe("volumes", () => {
     await expect(page).toHaveURL(new RegExp(`/jobs/${jobId}/tasks/1$`));
     const fact = main(page).getByTestId("task-volume");
     await expect(fact.getByTestId("volume-state")).toHaveAttribute("data-state", "CREATED");
-    await expect(fact).toContainText("1.5 GiB");
+    await expect(fact).toContainText("1.5 GB");
     await expect(fact).toContainText("/var/lib/ledger");
     await expect(fact).toContainText(`on ${volumeHost}`);
     await expect(main(page).getByTestId("task-host")).toContainText(volumeHost);

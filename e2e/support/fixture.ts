@@ -110,7 +110,7 @@ export interface E2eFixture {
 
 /**
  * The cluster the console's mesos-sim runs in the browser tests (agent file
- * entries): the demo cluster's capacity — 64 cores, 256 GiB, 8 GPUs — so the
+ * entries): the demo cluster's capacity — 64 cores, 256 GB, 8 GPUs — so the
  * demo pools' reservations fit the root as pool validation demands, in two
  * zones, two of the eight agents with GPUs. The CPU agents run tasks as real
  * processes (their stdout is real); a task with PELOTON_SIM_DURATION_MS in

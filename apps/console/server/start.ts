@@ -18,7 +18,7 @@
  *      ▼
  *   next build (only when the build is missing or older than the sources)
  *      ▼
- *   next start on PORT (3000), with DATABASE_URL pointing at that database;
+ *   next start on HOST:PORT (127.0.0.1:3000), with DATABASE_URL pointing at that database;
  *              it talks to the scheduler only through PostgreSQL
  *
  * Node runs with --max-semi-space-size=32 (package.json): the scheduler
@@ -37,12 +37,19 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import {
+  EnvironmentError,
+  readEnvironment,
+  redacted,
+  SERVER_VARIABLES,
+} from "@peloton/engine/environment";
+import { createLogger, type Logger } from "@peloton/scheduler";
+import {
   agentsFromArgument,
   type BootedSystem,
   bootSystem,
   type EmbeddedServer,
   formatDatabaseUrl,
-  preemptionFromEnv,
+  preemptionSettings,
   StartupError,
   startEmbeddedPostgres,
 } from "@peloton/scheduler/boot";
@@ -57,13 +64,25 @@ import { STOP_CONSOLE } from "./supervision/protocol.ts";
 const consoleDir = resolve(import.meta.dirname, "..");
 const repoRoot = resolve(consoleDir, "../..");
 const dev = process.argv.includes("--dev");
-const port = process.env.PORT ?? "3000";
 const nextBin = join(
   dirname(createRequire(import.meta.url).resolve("next/package.json")),
   "dist/bin/next",
 );
 
-const log = (line: string) => console.log(`[peloton] ${line}`);
+/**
+ * The launcher's own lines, through pino like every log line (readable on a
+ * terminal, JSON elsewhere). Always at info: PELOTON_LOG_LEVEL is the
+ * scheduler's, and `npm start` must say what it does whatever that is. The one
+ * start-up failure line (fail) stays plain stderr: it is the launcher's answer.
+ */
+let launcherLog: Logger | undefined;
+const log = (line: string) => {
+  launcherLog ??= createLogger({
+    PELOTON_LOG_LEVEL: "info",
+    PELOTON_LOG_FORMAT: env?.PELOTON_LOG_FORMAT ?? "auto",
+  });
+  launcherLog.info(line);
+};
 
 let lock: LauncherLock | undefined;
 let children: Children | undefined;
@@ -72,6 +91,17 @@ let system: BootedSystem | undefined;
 let builder: ChildProcess | undefined;
 let server: ChildProcess | undefined;
 let stopping = false;
+/** The environment, read and checked first thing in main (one line names every bad variable). */
+let env: ReturnType<typeof readServerEnvironment> | undefined;
+
+function readServerEnvironment() {
+  try {
+    return readEnvironment(process.env, SERVER_VARIABLES);
+  } catch (err) {
+    if (err instanceof EnvironmentError) throw new StartupError(err.message);
+    throw err;
+  }
+}
 
 /** Stops a next process (its whole group) unless it has exited. */
 async function stopNext(child: ChildProcess | undefined): Promise<void> {
@@ -97,16 +127,15 @@ async function shutdown(code: number): Promise<never> {
 
 async function fail(err: unknown): Promise<never> {
   console.error(`peloton: ${describeFailure(err, server ? "running" : "start-up")}`);
-  if (process.env.PELOTON_DEBUG && err instanceof Error && !isStartupError(err))
-    console.error(err.stack);
+  if (env?.PELOTON_DEBUG && err instanceof Error && !isStartupError(err)) console.error(err.stack);
   return shutdown(1);
 }
 
 /** Runs next in its own process group (see the header), watched by the reaper. */
-function runNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+function runNext(args: string[], childEnv: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(process.execPath, [nextBin, ...args], {
     cwd: consoleDir,
-    env,
+    env: childEnv,
     stdio: "inherit",
     detached: true,
   });
@@ -118,9 +147,9 @@ function runNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return child;
 }
 
-async function build(env: NodeJS.ProcessEnv): Promise<void> {
+async function build(childEnv: NodeJS.ProcessEnv): Promise<void> {
   log("building the console (first start or sources changed)…");
-  const child = runNext(["build"], env);
+  const child = runNext(["build"], childEnv);
   builder = child;
   const code = await new Promise<number | null>((res) => child.on("exit", res));
   if (code !== 0 && !stopping) {
@@ -130,8 +159,8 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
 
 /** The folder whose launcher lock this start takes: the state it must not share. */
 function guardedFolder(dataDir: string, simDir: string): string | undefined {
-  if (!process.env.DATABASE_URL) return dataDir;
-  if (!process.env.MESOS_MASTER_URL) return simDir;
+  if (!env?.DATABASE_URL) return dataDir;
+  if (!env.MESOS_MASTER_URL) return simDir;
   return undefined; // a replica on shared services: nothing of its own to guard
 }
 
@@ -143,9 +172,7 @@ async function startDatabase(dataDir: string): Promise<string> {
     // This launcher holds the folder's lock: a server still running there was left by a dead one.
     leftover: "stop",
     note: log,
-    ...(process.env.PELOTON_DEBUG
-      ? { onLog: (l: string) => console.error(`[postgres] ${l}`) }
-      : {}),
+    ...(env?.PELOTON_DEBUG ? { onLog: (l: string) => log(`postgres: ${l}`) } : {}),
     onPostmaster: (pid) => {
       if (watchedPid !== undefined) children?.forget(watchedPid);
       watchedPid = pid;
@@ -190,39 +217,43 @@ async function main(): Promise<void> {
     void shutdown(0);
   }, 1_000).unref();
 
-  if (!/^\d+$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
-    throw new StartupError(`PORT must be a port number (1-65535), not "${port}"`);
-  }
-  const dataDir = resolve(process.env.PELOTON_DATA_DIR ?? join(repoRoot, ".data", "postgres"));
-  const simDir = resolve(process.env.PELOTON_SIM_DIR ?? join(repoRoot, ".data", "mesos-sim"));
-  if (!process.env.DATABASE_URL) mkdirSync(dirname(dataDir), { recursive: true });
-  if (!process.env.MESOS_MASTER_URL) mkdirSync(simDir, { recursive: true });
+  env = readServerEnvironment();
+  if (env.PELOTON_DEBUG) log(`environment: ${JSON.stringify(redacted(env))}`);
+  const { PORT: port, HOST: host } = env;
+  const dataDir = resolve(env.PELOTON_DATA_DIR ?? join(repoRoot, ".data", "postgres"));
+  const simDir = resolve(env.PELOTON_SIM_DIR ?? join(repoRoot, ".data", "mesos-sim"));
+  if (!env.DATABASE_URL) mkdirSync(dirname(dataDir), { recursive: true });
+  if (!env.MESOS_MASTER_URL) mkdirSync(simDir, { recursive: true });
 
   const guarded = guardedFolder(dataDir, simDir);
   if (guarded) {
-    lock = await acquireLauncherLock(`${guarded}.launcher.json`, { guards: guarded, port }, log);
+    lock = await acquireLauncherLock(
+      `${guarded}.launcher.json`,
+      { guards: guarded, port: String(port) },
+      log,
+    );
   }
   children = superviseChildren({ repoRoot, lock, log });
-  if (!(await portIsFree(Number(port)))) {
-    const holder = portHolder(Number(port));
+  if (!(await portIsFree(port, host))) {
+    const holder = portHolder(port);
     throw new StartupError(
       `port ${port} is already in use${holder ? ` by ${holder}` : ""}: stop that process, or start with PORT=<another port>`,
     );
   }
 
-  const databaseUrl = process.env.DATABASE_URL || (await startDatabase(dataDir));
+  const databaseUrl = env.DATABASE_URL || (await startDatabase(dataDir));
   system = await bootSystem({
     databaseUrl,
     dataDir,
-    demo: process.env.PELOTON_DEMO !== "0",
+    demo: env.PELOTON_DEMO,
     log,
-    masterUrl: process.env.MESOS_MASTER_URL,
-    preemption: preemptionFromEnv(process.env),
+    masterUrl: env.MESOS_MASTER_URL,
+    preemption: preemptionSettings(env),
     sim: {
       sandboxDir: simDir,
-      agents: agentsFromArgument(process.env.PELOTON_SIM_AGENTS),
-      ...(process.env.PELOTON_SIM_PORT ? { port: Number(process.env.PELOTON_SIM_PORT) } : {}),
-      fast: process.env.PELOTON_SIM_FAST === "1",
+      agents: agentsFromArgument(env.PELOTON_SIM_AGENTS),
+      ...(env.PELOTON_SIM_PORT ? { port: env.PELOTON_SIM_PORT } : {}),
+      fast: env.PELOTON_SIM_FAST,
     },
   });
   if (stopping) return;
@@ -234,27 +265,28 @@ async function main(): Promise<void> {
   }
   if (database.applied.length) log(`migrations applied: ${database.applied.join(", ")}`);
   if (system.seeded) log("demo data created: pool tree under /DefaultResPool, /infra, /ml, /web");
-  if (process.env.MESOS_MASTER_URL) log(`Mesos master: ${system.masterUrl} (MESOS_MASTER_URL)`);
+  if (env.MESOS_MASTER_URL) log(`Mesos master: ${system.masterUrl} (MESOS_MASTER_URL)`);
   log(
     system.scheduler?.leading
       ? `scheduler: this replica leads (${system.scheduler.holder})`
       : "scheduler: standing by; another replica leads",
   );
 
-  const env: NodeJS.ProcessEnv = {
+  const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: database.url,
     // /api/health tells whether this replica leads by comparing it with the lease's holder.
     ...(system.scheduler ? { PELOTON_REPLICA: system.scheduler.holder } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
-    PORT: port,
+    PORT: String(port),
   };
-  if (!dev && buildIsStale(repoRoot, consoleDir)) await build(env);
+  if (!dev && buildIsStale(repoRoot, consoleDir)) await build(childEnv);
   if (stopping) return;
 
-  server = runNext(dev ? ["dev", "-p", port] : ["start", "-p", port], env);
+  const listen = ["-p", String(port), "-H", host];
+  server = runNext(dev ? ["dev", ...listen] : ["start", ...listen], childEnv);
   log(
-    `console starting on http://localhost:${port} (${((Date.now() - started) / 1000).toFixed(1)} s since launch)`,
+    `console starting on http://${host.includes(":") ? `[${host}]` : host}:${port} (${((Date.now() - started) / 1000).toFixed(1)} s since launch)`,
   );
   server.on("exit", (code, signal) => {
     if (stopping) return;

@@ -8,6 +8,7 @@
  *
  * Cheap: one round trip for the ping and two primary-key reads.
  */
+import { type RawEnvironment, readEnvironment } from "@peloton/engine/environment";
 import { schedulerStatus } from "@peloton/scheduler";
 import { isDatabaseUnavailable, type ReadOnlyGateway } from "@peloton/storage";
 
@@ -30,8 +31,8 @@ export interface HealthReport {
   cluster: { subscribed: boolean; frameworkId: string | null; masterUrl: string | null };
 }
 
-export function replicaFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
-  return env.PELOTON_REPLICA || null;
+export function replicaFromEnv(env: RawEnvironment = process.env): string | null {
+  return readEnvironment(env, ["PELOTON_REPLICA"]).PELOTON_REPLICA ?? null;
 }
 
 export async function readHealth(

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx (resolved from this package, not the
-// caller's directory), so there is no build step between a change and its use.
-import { register } from "tsx/esm/api";
+// The CLI ships built (scripts/build.mjs → dist/peloton.mjs): plain Node, no
+// TypeScript loader at run time. `npm install` builds it; after changing the
+// sources, `npm run build -w packages/cli`.
+import { existsSync } from "node:fs";
 
-register();
-await import("../src/main.ts");
+const built = new URL("../dist/peloton.mjs", import.meta.url);
+if (!existsSync(built)) {
+  console.error("peloton: the CLI is not built: run `npm run build -w packages/cli`");
+  process.exit(1);
+}
+await import(built.href);

@@ -1,9 +1,8 @@
 import type { AppRouter } from "@peloton/api";
 import { transformer } from "@peloton/api/transformer";
+import { type RawEnvironment, readEnvironment } from "@peloton/engine/environment";
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { EventSource } from "undici";
-
-export const DEFAULT_URL = "http://localhost:3000";
 
 /**
  * undici warns once that its EventSource is experimental; on a command line
@@ -17,8 +16,9 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
 }) as typeof process.emitWarning;
 
-export function apiUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.PELOTON_URL || DEFAULT_URL).replace(/\/+$/, "");
+/** PELOTON_URL without trailing slashes; throws EnvironmentError (one line) when it is no URL. */
+export function apiUrl(env: RawEnvironment = process.env): string {
+  return readEnvironment(env, ["PELOTON_URL"]).PELOTON_URL;
 }
 
 /**

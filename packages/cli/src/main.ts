@@ -3,11 +3,20 @@ import { apiUrl } from "./api-client.ts";
 import { CliError, describeError } from "./errors.ts";
 import { buildProgram } from "./program.ts";
 
+/** The API's address for an error line; a bad PELOTON_URL is the error itself then. */
+function urlForErrors(): string {
+  try {
+    return apiUrl();
+  } catch {
+    return "PELOTON_URL";
+  }
+}
+
 const program = buildProgram({ print: (s) => console.log(s) });
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode);
-  console.error(`peloton: ${describeError(err, apiUrl())}`);
+  console.error(`peloton: ${describeError(err, urlForErrors())}`);
   process.exit(err instanceof CliError ? err.exitCode : 1);
 }

@@ -74,8 +74,8 @@ describe("peloton volume list", () => {
       "State",
     ]);
     expect(rows.map((r) => r.split(/\s{2,}/))).toEqual([
-      [`${jobId}-0`, "cli_ledger", "0", "db-0.test", "1.5GiB", "/var/lib/ledger", "CREATED"],
-      [`${jobId}-1`, "cli_ledger", "1", "db-1.test", "1.5GiB", "/var/lib/ledger", "INITIALIZED"],
+      [`${jobId}-0`, "cli_ledger", "0", "db-0.test", "1.5 GB", "/var/lib/ledger", "CREATED"],
+      [`${jobId}-1`, "cli_ledger", "1", "db-1.test", "1.5 GB", "/var/lib/ledger", "INITIALIZED"],
     ]);
   });
 
@@ -90,7 +90,10 @@ describe("peloton volume list", () => {
   });
 
   it("refuses an unknown state or sort, naming the option's field", async () => {
-    expectOneLineError(await peloton("volume", "list", "--state", "GONE"), /states/);
+    expectOneLineError(
+      await peloton("volume", "list", "--state", "GONE"),
+      /--state: one of .* \(got "GONE"\)/,
+    );
     expectOneLineError(await peloton("volume", "list", "--sort", "color"), /sort/);
   });
 });

@@ -7,12 +7,12 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { processCommand } from "@peloton/storage/processes";
 
-export async function portIsFree(port: number): Promise<boolean> {
+/** Whether `port` can be bound on `host`: the same bind next-server will make (`-H host`). */
+export async function portIsFree(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once("error", () => resolve(false));
-    // No host: the same dual-stack bind next-server makes.
-    probe.listen(port, () => probe.close(() => resolve(true)));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
   });
 }
 

@@ -26,6 +26,7 @@ import type { Context } from "../context.ts";
 import { originalOf } from "../errors/answers.ts";
 import { appRouter } from "../root.ts";
 import { transformer } from "../transformer.ts";
+import { serverLog } from "./log.ts";
 
 export interface EdgeOptions {
   /** The context of one request (without its id, which the edge adds). */
@@ -35,7 +36,7 @@ export interface EdgeOptions {
   maxBodyBytes?: number;
   maxBatchCalls?: number;
   timeBudgetMs?: number;
-  /** Where causes are logged (default console.error). */
+  /** Where causes are logged (default: the server's pino logger, at error). */
   log?: (line: string, cause?: unknown) => void;
 }
 
@@ -108,7 +109,9 @@ export function createTrpcEdge(options: EdgeOptions): (req: Request) => Promise<
   const maxBody = options.maxBodyBytes ?? MAX_REQUEST_BYTES;
   const maxBatch = options.maxBatchCalls ?? MAX_BATCH_CALLS;
   const budget = options.timeBudgetMs ?? REQUEST_TIME_BUDGET_MS;
-  const log = options.log ?? ((line, cause) => console.error(line, cause ?? ""));
+  const log =
+    options.log ??
+    ((line, cause) => serverLog().error(cause === undefined ? {} : { err: cause }, line));
 
   return async (req) => {
     const started = performance.now();

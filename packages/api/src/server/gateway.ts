@@ -1,3 +1,4 @@
+import { readEnvironment } from "@peloton/engine/environment";
 import { type SchedulerServices, schedulerServices } from "@peloton/scheduler";
 import {
   ChangeListener,
@@ -6,6 +7,7 @@ import {
   readOnlyView,
   type StorageGateway,
 } from "@peloton/storage";
+import { serverLog } from "./log.ts";
 
 /**
  * One storage gateway and one change listener per server process. Kept on
@@ -21,7 +23,7 @@ const holder = globalThis as unknown as {
 };
 
 function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = readEnvironment(process.env, ["DATABASE_URL"]).DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start the console with `npm start`");
   return url;
 }
@@ -46,7 +48,7 @@ export function processServices(): SchedulerServices {
 
 export function processChanges(): ChangeListener {
   holder.__pelotonChanges ??= new ChangeListener(databaseUrl(), {
-    onError: (err) => console.error(`live updates: ${err.message} (reconnecting)`),
+    onError: (err) => serverLog().warn({ err }, "live updates: connection lost (reconnecting)"),
   });
   return holder.__pelotonChanges;
 }

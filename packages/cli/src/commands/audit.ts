@@ -1,6 +1,7 @@
 import { describeAuditChange } from "@peloton/api/schemas";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
+import { auditList } from "../options.ts";
 import { formatTable } from "../output.ts";
 
 /** `peloton audit list`: who changed what, newest first, with the console's filters. */
@@ -31,12 +32,12 @@ export function registerAudit(
         json?: boolean;
       }) => {
         const page = await client().audit.list.query({
-          actor: opts.actor,
-          action: opts.action,
-          targetType: opts.type,
-          target: opts.target,
-          since: opts.since,
-          limit: Math.min(200, Math.max(1, Number(opts.limit) || 50)),
+          actor: auditList.actor(opts.actor),
+          action: auditList.action(opts.action),
+          targetType: auditList.type(opts.type),
+          target: auditList.target(opts.target),
+          since: auditList.since(opts.since),
+          limit: auditList.limit(opts.limit),
         });
         if (opts.json) {
           print(JSON.stringify(page.items, null, 2));

@@ -1,11 +1,12 @@
-import { HOST_STATES, type HostState } from "@peloton/api/schemas";
+import { HOST_STATES } from "@peloton/api/schemas";
+import { formatResourcePair } from "@peloton/engine/format";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
+import { hostList } from "../options.ts";
 import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
 
 const n = (v: number) => String(Math.round(v * 100) / 100);
-const gib = (mb: number) => `${n(mb / 1024)}GiB`;
 
 /**
  * `peloton host list | drain <hostname> | up <hostname>` (Peloton's `host`
@@ -47,10 +48,8 @@ export function registerHost(
         limit: string;
         json?: boolean;
       }) => {
-        const states = (opts.state ?? "")
-          .split(",")
-          .map((s) => s.trim().toUpperCase())
-          .filter(Boolean) as HostState[];
+        const states = hostList.states(opts.state);
+        const pageSize = hostList.limit(opts.limit);
         const items = await allPages(
           (cursor, limit) =>
             client().hosts.list.query({
@@ -62,7 +61,7 @@ export function registerHost(
               limit,
               cursor,
             }),
-          { pageSize: Number(opts.limit) },
+          { pageSize },
         );
         if (opts.json) {
           print(JSON.stringify(items, null, 2));
@@ -79,8 +78,8 @@ export function registerHost(
               h.hostname,
               h.state,
               `${n(h.allocated.cpu)}/${n(h.cpu)}`,
-              `${gib(h.allocated.memMb)}/${gib(h.memMb)}`,
-              `${gib(h.allocated.diskMb)}/${gib(h.diskMb)}`,
+              formatResourcePair("memory", h.allocated.memMb, h.memMb),
+              formatResourcePair("disk", h.allocated.diskMb, h.diskMb),
               h.gpu > 0 ? `${n(h.allocated.gpu)}/${n(h.gpu)}` : "-",
               String(h.tasks),
               h.attributes.zone ?? "-",

@@ -19,7 +19,8 @@ import {
   jobQueryRow,
   runtimeInfo,
 } from "../jobs/job-info.ts";
-import { confirm, parseJobStates, parseLabels, parseSort } from "../jobs/query-options.ts";
+import { confirm, parseSort } from "../jobs/query-options.ts";
+import { jobQuery, jobScale } from "../options.ts";
 import { formatTable } from "../output.ts";
 import { stopJobs } from "./job-stop.ts";
 
@@ -104,17 +105,16 @@ export function registerJob(
         sortorder: string;
         json?: boolean;
       }) => {
-        const limit = Number(opts.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 500)
-          throw new CliError(`--limit must be a whole number from 1 to 500, got "${opts.limit}"`);
+        const pool = jobQuery.respool(opts.respool);
+        const owner = jobQuery.owner(opts.owner);
         const page = await client().jobs.list.query({
-          states: parseJobStates(opts.states),
-          ...(opts.respool ? { pool: opts.respool } : {}),
-          ...(opts.owner ? { owner: opts.owner } : {}),
-          text: opts.name ?? "",
-          labels: parseLabels(opts.labels),
+          states: jobQuery.states(opts.states),
+          ...(pool ? { pool } : {}),
+          ...(owner ? { owner } : {}),
+          text: jobQuery.name(opts.name),
+          labels: jobQuery.labels(opts.labels),
           ...parseSort(opts.sort, opts.sortorder),
-          limit,
+          limit: jobQuery.limit(opts.limit),
         });
         if (opts.json) {
           print(JSON.stringify(page.items, null, 2));
@@ -142,8 +142,8 @@ export function registerJob(
       ) => {
         await stopJobs(client(), print, {
           id,
-          owner: opts.owner,
-          labels: parseLabels(opts.labels),
+          owner: jobQuery.owner(opts.owner),
+          labels: jobQuery.labels(opts.labels),
           confirm: opts.force
             ? async () => true
             : () => confirm("The above jobs will be stopped. Are you sure you want to continue?"),
@@ -188,9 +188,8 @@ export function registerJob(
     .argument("<job>", JOB_ARG)
     .argument("<instances>", "the new instance count")
     .action(async (id: string, count: string) => {
-      if (!/^\d+$/.test(count))
-        throw new CliError(`instances must be a whole number ≥ 0, got "${count}"`);
-      const r = await client().jobs.scale.mutate({ id, instanceCount: Number(count) });
+      const instanceCount = jobScale.instances(count);
+      const r = await client().jobs.scale.mutate({ id, instanceCount });
       print(`Job ${r.id} scaled to ${count} instances (version ${r.version})`);
     });
 }

@@ -9,6 +9,7 @@ import {
   type PreemptionKind,
   preemptionFiltersToQuery,
 } from "@peloton/api/schemas";
+import { formatMegabytes } from "@peloton/engine/format";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { CliError } from "../errors.ts";
@@ -93,8 +94,8 @@ function cameBack(p: Preemption): string {
 const n = (v: number) => String(Math.round(v * 100) / 100);
 const KIND_UNITS = [
   ["cpu", "cores", (v: number) => n(v)],
-  ["memory", "memory", (v: number) => `${n(v / 1024)}GiB`],
-  ["disk", "disk", (v: number) => `${n(v / 1024)}GiB`],
+  ["memory", "memory", (v: number) => formatMegabytes(v, 2)],
+  ["disk", "disk", (v: number) => formatMegabytes(v, 2)],
   ["gpu", "GPUs", (v: number) => n(v)],
 ] as const;
 

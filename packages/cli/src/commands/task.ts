@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { CliError } from "../errors.ts";
 import { apiRanges, collectRange, goList, type RangeArg } from "../jobs/instance-ranges.ts";
+import { taskOptions } from "../options.ts";
 import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
 import { followLog, printLog } from "../tasks/task-logs.ts";
@@ -25,10 +26,7 @@ export interface TaskIo {
   warn: (s: string) => void;
 }
 
-function instanceOf(text: string): number {
-  if (!/^\d+$/.test(text)) throw new CliError(`instance must be a whole number ≥ 0, got "${text}"`);
-  return Number(text);
-}
+const instanceOf = taskOptions.instance;
 
 export function registerTask(program: Command, client: () => ApiClient, io: TaskIo): void {
   const task = program.command("task").description("manage tasks");
@@ -84,10 +82,9 @@ export function registerTask(program: Command, client: () => ApiClient, io: Task
         taskId: string | undefined,
         opts: { filename: string; run?: string; follow?: boolean },
       ) => {
-        if (opts.filename !== "stdout" && opts.filename !== "stderr")
-          throw new CliError(`--filename is stdout or stderr, got "${opts.filename}"`);
+        const file = taskOptions.filename(opts.filename);
         const instance = instanceOf(instanceText);
-        let run = opts.run === undefined ? undefined : instanceOf(opts.run);
+        let run = taskOptions.run(opts.run);
         if (taskId) {
           const t = await client().tasks.get.query({ jobId, instance });
           const found = t.runs.find((r) => r.clusterTaskId === taskId);
@@ -97,7 +94,7 @@ export function registerTask(program: Command, client: () => ApiClient, io: Task
             );
           run = found.runId;
         }
-        const target = { jobId, instance, run, file: opts.filename } as const;
+        const target = { jobId, instance, run, file } as const;
         if (opts.follow) await followLog(client(), target, io);
         else await printLog(client(), target, io.write);
       },

@@ -1,14 +1,12 @@
 import { VOLUME_SORT_NAMES, VOLUME_STATES } from "@peloton/api/schemas";
+import { formatMegabytes } from "@peloton/engine/format";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
+import { volumeList } from "../options.ts";
 import { formatTable } from "../output.ts";
 import { allPages } from "../pages.ts";
 
-type VolumeState = (typeof VOLUME_STATES)[number];
-type VolumeSort = (typeof VOLUME_SORT_NAMES)[number];
-
-const size = (mb: number) =>
-  mb >= 1024 ? `${Math.round((mb / 1024) * 100) / 100}GiB` : `${mb}MiB`;
+const size = (mb: number) => formatMegabytes(mb, 2);
 
 /** `peloton volume list`: the persistent volumes of stateful instances, as the console's /volumes shows them. */
 export function registerVolume(
@@ -43,19 +41,18 @@ export function registerVolume(
         desc?: boolean;
         json?: boolean;
       }) => {
-        const states = (opts.state ?? "")
-          .split(",")
-          .map((s) => s.trim().toUpperCase())
-          .filter(Boolean) as VolumeState[];
-        // The API checks every option (an unknown state or sort is refused with its field named).
+        const states = volumeList.states(opts.state);
+        const sort = volumeList.sort(opts.sort);
+        const host = volumeList.host(opts.host);
+        const jobId = volumeList.job(opts.job);
         const items = await allPages(
           (cursor, limit) =>
             client().volumes.list.query({
               states,
-              ...(opts.host ? { host: opts.host } : {}),
-              ...(opts.job ? { jobId: opts.job } : {}),
-              text: opts.query ?? "",
-              sort: opts.sort as VolumeSort,
+              ...(host ? { host } : {}),
+              ...(jobId ? { jobId } : {}),
+              text: volumeList.query(opts.query),
+              sort,
               order: opts.desc ? "desc" : "asc",
               limit,
               cursor,

@@ -4,7 +4,7 @@
  *     [--sandbox-dir DIR [--no-checkpoint] [--kill-tasks]] [--simulate]
  *     [--offer-timeout S] [--host 127.0.0.1]
  * Prints one JSON line {"url": ...} on stdout once listening (so a parent
- * process can read the port when --port 0), logs on stderr, stops on SIGINT/SIGTERM.
+ * process can read the port when --port 0), logs (pino, JSON) on stderr, stops on SIGINT/SIGTERM.
  *
  * With --sandbox-dir the agents' state is checkpointed there (unless
  * --no-checkpoint): a stop leaves the tasks running and the next mesos-sim on
@@ -12,6 +12,7 @@
  * Without it the sandboxes go to a temp dir and tasks die with the sim.
  */
 import { parseArgs } from "node:util";
+import { pino } from "pino";
 import { agentsFromArgument } from "./cluster.ts";
 import { startMesosSim } from "./start.ts";
 
@@ -37,6 +38,12 @@ function seconds(name: string, text: string | undefined): number | undefined {
   return n;
 }
 
+/** Logs go to stderr through pino (stdout carries the one JSON line a parent reads). */
+const logger = pino(
+  { name: "mesos-sim", level: values.quiet ? "silent" : "info" },
+  pino.destination(2),
+);
+
 const sim = await startMesosSim({
   port: Number(values.port),
   host: values.host,
@@ -50,7 +57,7 @@ const sim = await startMesosSim({
   ...(values["offer-timeout"] !== undefined
     ? { offerTimeoutSeconds: seconds("offer-timeout", values["offer-timeout"]) }
     : {}),
-  log: values.quiet ? () => {} : (line) => console.error(`[mesos-sim] ${line}`),
+  log: (line) => logger.info(line),
 });
 process.stdout.write(
   `${JSON.stringify({

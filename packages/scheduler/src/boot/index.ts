@@ -37,7 +37,7 @@ export {
   type MesosAdapterOptions,
   mesosHostAdapter,
 } from "../hostmgr/mesos/mesos-adapter.ts";
-export { type PreemptionSettings, preemptionFromEnv } from "./preemption-settings.ts";
+export { type PreemptionSettings, preemptionSettings } from "./preemption-settings.ts";
 
 export interface SimBootOptions {
   /** Where sandboxes, volumes and the agents' checkpoint go (kept across restarts). */
@@ -67,7 +67,7 @@ export interface BootOptions {
   masterUrl?: string | undefined;
   sim?: SimBootOptions;
   logger?: Logger;
-  /** The preemptor's period and sustained count (`preemptionFromEnv`); `enabled: false` runs none. */
+  /** The preemptor's period and sustained count (`preemptionSettings`); `enabled: false` runs none. */
   preemption?: PreemptionSettings;
 }
 

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
+import { readEnvironment } from "@peloton/engine/environment";
 import { describeConnection } from "../bootstrap/database-url.ts";
 import { dropDatabase, ensureDatabase } from "../bootstrap/ensure-database.ts";
 import {
@@ -26,8 +27,10 @@ import {
 const DEFAULT_SERVER_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 const USAGE = "usage: npm run db:migrate -- --name <name> | --deploy | --check";
 
+const databaseUrl = () => readEnvironment(process.env, ["DATABASE_URL"]).DATABASE_URL;
+
 function serverFromEnv(): PgConnection {
-  return parseDatabaseUrl(process.env.DATABASE_URL || DEFAULT_SERVER_URL);
+  return parseDatabaseUrl(databaseUrl() || DEFAULT_SERVER_URL);
 }
 
 /** Runs `use` on a new, empty database beside `server`'s, dropped afterwards. */
@@ -54,10 +57,9 @@ async function create(name: string): Promise<void> {
 }
 
 async function deploy(): Promise<void> {
-  if (!process.env.DATABASE_URL) {
-    throw new Error("--deploy needs DATABASE_URL: set it to the database to migrate");
-  }
-  const conn = parseDatabaseUrl(process.env.DATABASE_URL);
+  const url = databaseUrl();
+  if (!url) throw new Error("--deploy needs DATABASE_URL: set it to the database to migrate");
+  const conn = parseDatabaseUrl(url);
   await ensureDatabase(conn);
   const applied = await applyMigrations(conn);
   const where = describeConnection(conn);

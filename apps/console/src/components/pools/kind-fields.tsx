@@ -1,11 +1,12 @@
 "use client";
 import type { PoolFormValues } from "@peloton/api/schemas";
+import { INPUT_UNITS } from "@peloton/engine/format";
 import type { UseFormRegister } from "react-hook-form";
 import { FormField, INPUT_CLASS } from "@/components/ui/form-field";
 import type { PoolDetail } from "@/lib/api-types";
 import { formatInputUnit, KIND_LABEL, type Kind } from "@/lib/format";
 
-const UNIT: Record<Kind, string> = { cpu: "cores", gpu: "devices", memory: "MB", disk: "MB" };
+const UNIT = INPUT_UNITS;
 
 /** What the parent leaves for this pool, shown under the inputs it bounds. */
 function roomHints(kind: Kind, room: PoolDetail["room"][Kind] | undefined, parentPath: string) {
