@@ -79,6 +79,7 @@ export {
   schedulerStatus,
 } from "./runtime/status.ts";
 export {
+  type RefusedAttempt,
   type SchedulerServices,
   type SchedulerServicesOptions,
   schedulerServices,

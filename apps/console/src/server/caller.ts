@@ -1,5 +1,5 @@
 import "server-only";
-import { createCaller, defaultActor } from "@peloton/api";
+import { createCaller } from "@peloton/api";
 import { processChanges, processReads, processServices } from "@peloton/api/http";
 
 /** Server components call procedures in-process, as the same actor the API would see. */
@@ -8,6 +8,6 @@ export function serverCaller() {
     gateway: processReads(),
     scheduler: processServices(),
     changes: processChanges(),
-    actor: defaultActor(),
+    actor: null,
   });
 }

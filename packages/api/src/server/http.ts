@@ -2,7 +2,6 @@
  * The HTTP edge: the tRPC fetch handler that the console's route serves at
  * /api/trpc, bounded by edge.ts. The CLI and the browser both come through here.
  */
-import { defaultActor } from "../context.ts";
 import { readHealth, replicaFromEnv } from "../health.ts";
 import { preemptionsCsvResponse } from "../preemptions/http.ts";
 import { createTrpcEdge } from "./edge.ts";
@@ -17,7 +16,7 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
       gateway: processReads(),
       scheduler: processServices(),
       changes: processChanges(),
-      actor: defaultActor(),
+      actor: null,
     }),
   });
   return edge(req);
