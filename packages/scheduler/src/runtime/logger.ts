@@ -7,18 +7,40 @@ import { pino } from "pino";
 
 export type Logger = pino.Logger;
 
+/**
+ * Never logged (docs/identity.md): credentials in request headers, passwords
+ * and tokens in any logged object, one level deep or at the top.
+ */
+export const REDACTED_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  "headers.authorization",
+  "headers.cookie",
+  "authorization",
+  "cookie",
+  "password",
+  "*.password",
+  "token",
+  "*.token",
+  "secret",
+  "*.secret",
+];
+const redact = { paths: REDACTED_PATHS, censor: "[redacted]" };
+
 export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
   const level = env.PELOTON_LOG_LEVEL ?? "info";
   if (process.stdout.isTTY && env.PELOTON_LOG_FORMAT !== "json") {
     return pino({
       level,
+      redact,
       transport: {
         target: "pino-pretty",
         options: { translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true },
       },
     });
   }
-  return pino({ level });
+  return pino({ level, redact });
 }
 
 /** A logger that drops everything: tests and benchmarks. */
