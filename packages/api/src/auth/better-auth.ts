@@ -96,8 +96,18 @@ export function createAuth(db: Db, settings: AuthSettings) {
     account: { modelName: "authAccount" },
     verification: { modelName: "authVerification" },
     // Passwords are checked by the username plugin's endpoint; no one signs themselves up.
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
-    disabledPaths: ["/sign-up/email", "/sign-in/email", "/request-password-reset", "/reset-password"],
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 256,
+    },
+    disabledPaths: [
+      "/sign-up/email",
+      "/sign-in/email",
+      "/request-password-reset",
+      "/reset-password",
+    ],
     rateLimit: {
       enabled: true,
       storage: "memory",
@@ -152,7 +162,8 @@ export function createAuth(db: Db, settings: AuthSettings) {
                     username: await loginForProfile(db, profile),
                     name:
                       (typeof profile.name === "string" && profile.name) ||
-                      (typeof profile.preferred_username === "string" && profile.preferred_username) ||
+                      (typeof profile.preferred_username === "string" &&
+                        profile.preferred_username) ||
                       (typeof profile.email === "string" ? profile.email : ""),
                   }),
                 },

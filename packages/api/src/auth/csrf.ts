@@ -7,8 +7,8 @@
  * (trustedOrigins in better-auth.ts).
  */
 import { requestOrigin } from "./better-auth.ts";
-import { bearerToken } from "./tokens.ts";
 import type { AuthSettings } from "./settings.ts";
+import { bearerToken } from "./tokens.ts";
 
 export const CSRF_REFUSAL = "cross-site request refused";
 

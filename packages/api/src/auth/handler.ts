@@ -42,7 +42,10 @@ export function createAuthHandler(deps: AuthHandlerDeps): (req: Request) => Prom
   async function signInWithLimit(req: Request): Promise<Response> {
     const text = await req.text();
     if (text.length > MAX_SIGN_IN_BODY_BYTES)
-      return jsonAnswer(413, { code: "BODY_TOO_LARGE", message: "a sign-in request is at most 16 KiB" });
+      return jsonAnswer(413, {
+        code: "BODY_TOO_LARGE",
+        message: "a sign-in request is at most 16 KiB",
+      });
     let login: string | null = null;
     try {
       const body = JSON.parse(text) as { username?: unknown };

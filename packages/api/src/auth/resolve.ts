@@ -6,9 +6,9 @@
  */
 import { ROLES, type Role } from "@peloton/engine";
 import type { Db } from "@peloton/storage";
+import { processDb } from "../server/gateway.ts";
 import type { Actor } from "./actor.ts";
 import type { PelotonAuth } from "./better-auth.ts";
-import { processDb } from "../server/gateway.ts";
 import { processAuth } from "./process.ts";
 import { API_TOKEN_PATTERN, bearerToken, hashApiToken } from "./tokens.ts";
 
@@ -85,7 +85,9 @@ export interface ActorResolverDeps {
 }
 
 /** `(req) => actor`, over an explicit database and better-auth instance (tests build their own). */
-export function createActorResolver(deps: ActorResolverDeps): (req: Request) => Promise<Actor | null> {
+export function createActorResolver(
+  deps: ActorResolverDeps,
+): (req: Request) => Promise<Actor | null> {
   const now = deps.now ?? (() => new Date());
   return async (req) => {
     const token = bearerToken(req);

@@ -38,7 +38,9 @@ export function authSecret(settings: Pick<AuthSettings, "secret" | "secretFile">
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     const raced = readKept(settings.secretFile);
     if (raced) return raced;
-    throw new Error(`${settings.secretFile} exists but holds no secret: delete it or set PELOTON_AUTH_SECRET`);
+    throw new Error(
+      `${settings.secretFile} exists but holds no secret: delete it or set PELOTON_AUTH_SECRET`,
+    );
   }
   chmodSync(settings.secretFile, 0o600);
   return fresh;

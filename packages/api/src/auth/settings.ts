@@ -37,7 +37,9 @@ function publicUrlOf(env: Env): string {
   try {
     url = new URL(configured);
   } catch {
-    throw new Error(`PELOTON_PUBLIC_URL must be a URL such as https://peloton.example.com, not "${configured}"`);
+    throw new Error(
+      `PELOTON_PUBLIC_URL must be a URL such as https://peloton.example.com, not "${configured}"`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new Error(`PELOTON_PUBLIC_URL must start with http:// or https://, not "${configured}"`);
@@ -57,7 +59,9 @@ function oidcOf(env: Env): OidcSettings | null {
     .filter(([, v]) => !v)
     .map(([k]) => k);
   if (missing.length || !issuer || !clientId || !clientSecret)
-    throw new Error(`OpenID sign-in needs ${missing.join(" and ")} as well (or none of PELOTON_OIDC_*)`);
+    throw new Error(
+      `OpenID sign-in needs ${missing.join(" and ")} as well (or none of PELOTON_OIDC_*)`,
+    );
   const base = issuer.replace(/\/+$/, "");
   return {
     issuer: base,
@@ -73,7 +77,9 @@ export function readAuthSettings(env: Env = process.env): AuthSettings {
   const publicUrl = publicUrlOf(env);
   const secret = env.PELOTON_AUTH_SECRET?.trim() || null;
   if (secret !== null && secret.length < 32)
-    throw new Error("PELOTON_AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)");
+    throw new Error(
+      "PELOTON_AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)",
+    );
   const dataDir = env.PELOTON_DATA_DIR?.trim();
   return {
     publicUrl,

@@ -33,9 +33,7 @@ export interface EdgeOptions {
    * The context of one request (without its id, which the edge adds); async
    * because the actor is looked up per request (auth/resolve.ts).
    */
-  createContext: (
-    req: Request,
-  ) => Omit<Context, "requestId"> | Promise<Omit<Context, "requestId">>;
+  createContext: (req: Request) => Omit<Context, "requestId"> | Promise<Omit<Context, "requestId">>;
   /**
    * A sentence when `req` must be refused as a cross-site request (403;
    * auth/csrf.ts), else null. Checked before the body is read.
@@ -154,7 +152,12 @@ export function createTrpcEdge(options: EdgeOptions): (req: Request) => Promise<
 
     const crossSite = options.refuseCrossSite?.(req) ?? null;
     if (crossSite)
-      return refuse({ status: 403, code: "FORBIDDEN", issueCode: "CROSS_SITE", message: crossSite });
+      return refuse({
+        status: 403,
+        code: "FORBIDDEN",
+        issueCode: "CROSS_SITE",
+        message: crossSite,
+      });
 
     let body: Uint8Array | null = null;
     if (req.method !== "GET" && req.method !== "HEAD") {

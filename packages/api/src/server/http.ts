@@ -21,7 +21,8 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
       changes: processChanges(),
       actor: await resolveActor(req),
     }),
-    refuseCrossSite: (req) => (isCrossSiteMutation(req, processAuthSettings()) ? CSRF_REFUSAL : null),
+    refuseCrossSite: (req) =>
+      isCrossSiteMutation(req, processAuthSettings()) ? CSRF_REFUSAL : null,
   });
   return edge(req);
 }

@@ -3,16 +3,24 @@
  * Origin; Bearer requests are exempt) and the two sign-in limits: per login
  * (ours) and per address (better-auth's).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { testContext } from "@peloton/test-support/api/context.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
-import { CSRF_REFUSAL, isCrossSiteMutation } from "../../src/auth/csrf.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_RATE } from "../../src/auth/better-auth.ts";
+import { CSRF_REFUSAL, isCrossSiteMutation } from "../../src/auth/csrf.ts";
 import { LOGIN_FAILURE_LIMIT } from "../../src/auth/login-limit.ts";
 import { readAuthSettings } from "../../src/auth/settings.ts";
 import { newApiToken } from "../../src/auth/tokens.ts";
 import { createTrpcEdge } from "../../src/server/edge.ts";
-import { authFixture, cookieOf, createPerson, freshAddress, PUBLIC_URL, signIn } from "./support.ts";
+import {
+  authFixture,
+  cookieOf,
+  createPerson,
+  freshAddress,
+  PUBLIC_URL,
+  signIn,
+} from "./support.ts";
 
 const fx = authFixture();
 const ctx = testContext();
@@ -31,7 +39,11 @@ let cookie = "";
 let token = "";
 beforeAll(async () => {
   await resetDatabase();
-  const user = await createPerson(fx.db, { login: "alice", password: "correct horse", role: "ADMIN" });
+  const user = await createPerson(fx.db, {
+    login: "alice",
+    password: "correct horse",
+    role: "ADMIN",
+  });
   await createPerson(fx.db, { login: "target", password: "target's password" });
   cookie = cookieOf(await signIn(fx.handler, "alice", "correct horse"));
   const minted = newApiToken();
@@ -78,12 +90,18 @@ describe("CSRF on tRPC mutations", () => {
 
   it("exempts Bearer requests, whatever their Origin", async () => {
     expect((await mutation({ authorization: `Bearer ${token}` })).status).toBe(400);
-    const foreign = await mutation({ authorization: `Bearer ${token}`, origin: "https://evil.example", cookie });
+    const foreign = await mutation({
+      authorization: `Bearer ${token}`,
+      origin: "https://evil.example",
+      cookie,
+    });
     expect(foreign.status).toBe(400);
   });
 
   it("leaves queries (GET) alone", async () => {
-    const res = await edge(new Request(`${PUBLIC_URL}/api/trpc/system.health`, { headers: { cookie } }));
+    const res = await edge(
+      new Request(`${PUBLIC_URL}/api/trpc/system.health`, { headers: { cookie } }),
+    );
     expect(res.status).not.toBe(403);
   });
 

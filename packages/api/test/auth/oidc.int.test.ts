@@ -7,14 +7,19 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { authFixture, cookieOf, PUBLIC_URL } from "./support.ts";
 
 const CLIENT = { id: "peloton-console", secret: "a-client-secret-of-some-length" };
 const PEOPLE: Record<string, Record<string, unknown>> = {
-  "dana-sub": { email: "dana@corp.test", email_verified: true, name: "Dana Scully", preferred_username: "Dana" },
+  "dana-sub": {
+    email: "dana@corp.test",
+    email_verified: true,
+    name: "Dana Scully",
+    preferred_username: "Dana",
+  },
 };
 
 let server: Server;
@@ -37,7 +42,11 @@ beforeAll(async () => {
       },
     ],
     pkce: { required: () => true },
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "preferred_username"] },
+    claims: {
+      openid: ["sub"],
+      email: ["email", "email_verified"],
+      profile: ["name", "preferred_username"],
+    },
     features: { devInteractions: { enabled: true } },
     findAccount: async (_ctx: unknown, sub: string) => ({
       accountId: sub,
@@ -66,7 +75,8 @@ class CookieJar {
       const at = pair.indexOf("=");
       const name = pair.slice(0, at).trim();
       const value = pair.slice(at + 1);
-      if (/max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      if (/max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line))
+        this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
   }
@@ -89,12 +99,15 @@ async function atProvider(start: string, jar: CookieJar, login: string): Promise
     expect(res.status).toBe(200);
     // An interaction page (devInteractions): sign in as `login`, then consent.
     const page = await res.text();
-    const prompt = page.includes('name="password"') || page.includes('name="login"') ? "login" : "consent";
+    const prompt =
+      page.includes('name="password"') || page.includes('name="login"') ? "login" : "consent";
     const submitted = await fetch(url, {
       method: "POST",
       redirect: "manual",
       headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(prompt === "login" ? { prompt, login, password: "any" } : { prompt }),
+      body: new URLSearchParams(
+        prompt === "login" ? { prompt, login, password: "any" } : { prompt },
+      ),
     });
     jar.take(submitted);
     expect(submitted.status).toBeGreaterThanOrEqual(300);
@@ -151,9 +164,14 @@ describe("sign-in through an OpenID provider", () => {
       });
       expect(cookieOf(landed)).toContain("session_token=");
     }
-    const users = await fx.db.user.findMany({ where: { email: "dana@corp.test" }, include: { accounts: true } });
+    const users = await fx.db.user.findMany({
+      where: { email: "dana@corp.test" },
+      include: { accounts: true },
+    });
     expect(users).toHaveLength(1);
-    expect(users[0]?.accounts.map((a) => [a.providerId, a.accountId])).toEqual([["sso", "dana-sub"]]);
+    expect(users[0]?.accounts.map((a) => [a.providerId, a.accountId])).toEqual([
+      ["sso", "dana-sub"],
+    ]);
   });
 
   it("refuses a callback whose state it did not issue", async () => {

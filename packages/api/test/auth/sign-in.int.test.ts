@@ -3,8 +3,9 @@
  * then being that person on the next request: the cookie, the actor, and
  * everything that must stop a session or a token at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newApiToken } from "../../src/auth/tokens.ts";
 import { authFixture, cookieOf, createPerson, PUBLIC_URL, signIn } from "./support.ts";
 
@@ -12,18 +13,27 @@ const fx = authFixture();
 
 beforeAll(async () => {
   await resetDatabase();
-  await createPerson(fx.db, { login: "alice", password: "correct horse", role: "OPERATOR", teams: ["ml", "infra"] });
+  await createPerson(fx.db, {
+    login: "alice",
+    password: "correct horse",
+    role: "OPERATOR",
+    teams: ["ml", "infra"],
+  });
   await createPerson(fx.db, { login: "bob", password: "bob's password", role: "VIEWER" });
 });
 afterAll(() => fx.close());
 
-const withCookie = (cookie: string) => new Request(`${PUBLIC_URL}/api/trpc/me.get`, { headers: { cookie } });
+const withCookie = (cookie: string) =>
+  new Request(`${PUBLIC_URL}/api/trpc/me.get`, { headers: { cookie } });
 const withToken = (token: string, cookie?: string) =>
   new Request(`${PUBLIC_URL}/api/trpc/me.get`, {
     headers: { authorization: `Bearer ${token}`, ...(cookie ? { cookie } : {}) },
   });
 
-async function tokenFor(login: string, fields: { expiresAt?: Date; revokedAt?: Date; name?: string } = {}) {
+async function tokenFor(
+  login: string,
+  fields: { expiresAt?: Date; revokedAt?: Date; name?: string } = {},
+) {
   const user = await fx.db.user.findUniqueOrThrow({ where: { login } });
   const minted = newApiToken();
   const row = await fx.db.apiToken.create({
@@ -138,7 +148,13 @@ describe("personal tokens", () => {
     const cookie = cookieOf(await signIn(fx.handler, "alice", "correct horse"));
     const revoked = await tokenFor("alice", { revokedAt: new Date() });
     const expired = await tokenFor("alice", { expiresAt: new Date(Date.now() - 1000) });
-    for (const presented of [revoked.token, expired.token, newApiToken().token, "pt_short", "not-a-token"]) {
+    for (const presented of [
+      revoked.token,
+      expired.token,
+      newApiToken().token,
+      "pt_short",
+      "not-a-token",
+    ]) {
       expect(await fx.resolve(withToken(presented))).toBeNull();
       expect(await fx.resolve(withToken(presented, cookie))).toBeNull();
     }

@@ -85,7 +85,11 @@ export function signIn(
   return handler(
     new Request(`${PUBLIC_URL}/api/auth/sign-in/username`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: PUBLIC_URL, "x-forwarded-for": address },
+      headers: {
+        "content-type": "application/json",
+        origin: PUBLIC_URL,
+        "x-forwarded-for": address,
+      },
       body: JSON.stringify({ username: login, password }),
     }),
   );
