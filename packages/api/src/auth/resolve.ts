@@ -1,15 +1,17 @@
 /**
  * Who a request comes from (docs/identity.md, "The actor"): an
  * `Authorization: Bearer pt_…` token first, else better-auth's session
- * cookie. Anything invalid, expired, revoked or belonging to a disabled user
- * is no actor (null); the procedures then answer 401 "sign in first".
+ * cookie (its signature checked here, session-cookie.ts); one query either
+ * way. Anything invalid, expired, revoked or belonging to a disabled user is
+ * no actor (null); the procedures then answer 401 "sign in first".
  */
 import { ROLES, type Role } from "@peloton/engine";
 import type { Db } from "@peloton/storage";
 import { processDb } from "../server/gateway.ts";
 import type { Actor } from "./actor.ts";
-import type { PelotonAuth } from "./better-auth.ts";
+import { type PelotonAuth, SESSION_REFRESH_SECONDS, SESSION_SECONDS } from "./better-auth.ts";
 import { processAuth } from "./process.ts";
+import { cookieValue, verifiedSessionToken } from "./session-cookie.ts";
 import { API_TOKEN_PATTERN, bearerToken, hashApiToken } from "./tokens.ts";
 
 /** A token's last use is written at most this often (not on every request). */
@@ -59,21 +61,55 @@ async function tokenActor(db: Db, token: string, now: Date): Promise<Actor | nul
   };
 }
 
-async function sessionActor(db: Db, auth: PelotonAuth, headers: Headers): Promise<Actor | null> {
-  if (!headers.get("cookie")) return null;
-  const found = await auth.api.getSession({ headers });
-  if (!found || found.user.disabledAt) return null;
-  const { user } = found;
-  const teams = await db.$queryRaw<{ name: string }[]>`
-    SELECT t.name FROM team_memberships m JOIN teams t ON t.id = m.team_id
-     WHERE m.user_id = ${user.id}::uuid ORDER BY t.name`;
+interface SessionActorRow {
+  session_id: string;
+  expires_at: Date;
+  user_id: string;
+  login: string;
+  display_name: string;
+  role: string;
+  host_maintenance: boolean;
+  teams: string[];
+}
+
+async function sessionActor(
+  db: Db,
+  auth: PelotonAuth,
+  cookies: string | null,
+  now: Date,
+): Promise<Actor | null> {
+  if (!cookies) return null;
+  const context = await auth.$context;
+  const signed = cookieValue(cookies, context.authCookies.sessionToken.name);
+  const token = signed && verifiedSessionToken(signed, context.secret);
+  if (!token) return null;
+  // One query, as for tokens: the session, its user and the user's teams; a disabled user matches nothing.
+  const rows = await db.$queryRaw<SessionActorRow[]>`
+    SELECT s.id AS session_id, s.expires_at,
+           u.id AS user_id, u.login, u.display_name, u.role::text AS role, u.host_maintenance,
+           ARRAY(SELECT tm.name FROM team_memberships m JOIN teams tm ON tm.id = m.team_id
+                 WHERE m.user_id = u.id ORDER BY tm.name) AS teams
+      FROM auth_sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.token = ${token} AND s.expires_at > ${now} AND u.disabled_at IS NULL`;
+  const row = rows[0];
+  if (!row) return null;
+  // better-auth's rule (updateAge): a session used a day after it was last extended runs 7 more days.
+  if (
+    row.expires_at.getTime() - now.getTime() <
+    (SESSION_SECONDS - SESSION_REFRESH_SECONDS) * 1000
+  ) {
+    await db.authSession.update({
+      where: { id: row.session_id },
+      data: { expiresAt: new Date(now.getTime() + SESSION_SECONDS * 1000) },
+    });
+  }
   return {
-    userId: user.id,
-    login: user.username ?? "",
-    displayName: user.name,
-    role: asRole(user.role),
-    teams: teams.map((t) => t.name),
-    hostMaintenance: user.hostMaintenance === true,
+    userId: row.user_id,
+    login: row.login,
+    displayName: row.display_name,
+    role: asRole(row.role),
+    teams: row.teams,
+    hostMaintenance: row.host_maintenance,
     via: { kind: "session" },
   };
 }
@@ -93,7 +129,7 @@ export function createActorResolver(
     const token = bearerToken(req);
     // A request that presents a token is judged by it alone: a bad token is no actor, even with a cookie.
     if (token !== null) return tokenActor(deps.db, token, now());
-    return sessionActor(deps.db, deps.auth, req.headers);
+    return sessionActor(deps.db, deps.auth, req.headers.get("cookie"), now());
   };
 }
 

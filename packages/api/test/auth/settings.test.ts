@@ -2,6 +2,7 @@
  * Authentication's environment (one function), the kept secret, tokens and
  * the per-login failure count: pure, no database.
  */
+import { createHmac } from "node:crypto";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { LoginFailureLimiter } from "../../src/auth/login-limit.ts";
 import { hashPassword, verifyPassword } from "../../src/auth/passwords.ts";
 import { authSecret } from "../../src/auth/secret.ts";
+import { cookieValue, verifiedSessionToken } from "../../src/auth/session-cookie.ts";
 import { readAuthSettings } from "../../src/auth/settings.ts";
 import {
   API_TOKEN_PATTERN,
@@ -135,5 +137,24 @@ describe("LoginFailureLimiter", () => {
     limiter.recordFailure("a");
     limiter.recordSuccess("a");
     expect(limiter.retryAfterSeconds("a")).toBe(0);
+  });
+});
+
+describe("the session cookie", () => {
+  it("is found by name in a Cookie header and URL-decoded", () => {
+    expect(
+      cookieValue("a=1; better-auth.session_token=t%2Eok; b=2", "better-auth.session_token"),
+    ).toBe("t.ok");
+    expect(cookieValue("a=1", "better-auth.session_token")).toBeNull();
+    expect(cookieValue(null, "x")).toBeNull();
+  });
+
+  it("yields its token only under the secret's signature", () => {
+    const secret = "s".repeat(40);
+    const signature = createHmac("sha256", secret).update("tok").digest("base64");
+    expect(verifiedSessionToken(`tok.${signature}`, secret)).toBe("tok");
+    expect(verifiedSessionToken(`tok.${signature}`, "t".repeat(40))).toBeNull();
+    expect(verifiedSessionToken(`other.${signature}`, secret)).toBeNull();
+    expect(verifiedSessionToken("tok", secret)).toBeNull();
   });
 });

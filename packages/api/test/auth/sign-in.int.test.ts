@@ -4,6 +4,7 @@
  * everything that must stop a session or a token at once.
  */
 
+import { createHmac } from "node:crypto";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newApiToken } from "../../src/auth/tokens.ts";
@@ -105,6 +106,39 @@ describe("sign-in with a login and a password", () => {
   it("is no actor without a cookie, or with a forged one", async () => {
     expect(await fx.resolve(new Request(`${PUBLIC_URL}/api/trpc/me.get`))).toBeNull();
     expect(await fx.resolve(withCookie("better-auth.session_token=forged.signature"))).toBeNull();
+    // A real session's token under a signature of another secret.
+    const real = cookieOf(await signIn(fx.handler, "bob", "bob's password"));
+    const token = decodeURIComponent(real.split("=")[1] ?? "").split(".")[0] ?? "";
+    const wrong = createHmac("sha256", "another-secret-another-secret-0123456")
+      .update(token)
+      .digest("base64");
+    expect(
+      await fx.resolve(
+        withCookie(`better-auth.session_token=${encodeURIComponent(`${token}.${wrong}`)}`),
+      ),
+    ).toBeNull();
+    expect(await fx.resolve(withCookie(real))).toMatchObject({ login: "bob" });
+  });
+
+  it("extends a session used a day after it was last extended, to 7 days from now", async () => {
+    const cookie = cookieOf(await signIn(fx.handler, "bob", "bob's password"));
+    const actor = await fx.resolve(withCookie(cookie));
+    const [session] = await fx.db.authSession.findMany({
+      where: { userId: actor?.userId },
+      orderBy: { createdAt: "desc" },
+      take: 1,
+    });
+    const inFiveDays = new Date(Date.now() + 5 * 86_400_000);
+    await fx.db.authSession.update({ where: { id: session?.id }, data: { expiresAt: inFiveDays } });
+    expect(await fx.resolve(withCookie(cookie))).toMatchObject({ login: "bob" });
+    const extended = await fx.db.authSession.findUniqueOrThrow({ where: { id: session?.id } });
+    expect(extended.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
+    // Expired: no actor.
+    await fx.db.authSession.update({
+      where: { id: session?.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await fx.resolve(withCookie(cookie))).toBeNull();
   });
 
   it("ends the session on sign-out", async () => {
