@@ -102,11 +102,19 @@ export function createAuth(db: Db, settings: AuthSettings) {
       minPasswordLength: 8,
       maxPasswordLength: 256,
     },
+    // People are managed by admins (users.* procedures): nobody renames themselves (the login is
+    // what the audit log records), deletes themselves, links other accounts or probes logins.
     disabledPaths: [
       "/sign-up/email",
       "/sign-in/email",
       "/request-password-reset",
       "/reset-password",
+      "/update-user",
+      "/change-email",
+      "/delete-user",
+      "/link-social",
+      "/unlink-account",
+      "/is-username-available",
     ],
     rateLimit: {
       enabled: true,

@@ -89,8 +89,13 @@ describe("sign-in with a login and a password", () => {
     }
   });
 
-  it("offers no sign-up and no email sign-in", async () => {
-    for (const path of ["/api/auth/sign-up/email", "/api/auth/sign-in/email"]) {
+  it("offers no sign-up, no email sign-in, no renaming oneself", async () => {
+    for (const path of [
+      "/api/auth/sign-up/email",
+      "/api/auth/sign-in/email",
+      "/api/auth/update-user",
+      "/api/auth/is-username-available",
+    ]) {
       const res = await fx.handler(
         new Request(`${PUBLIC_URL}${path}`, {
           method: "POST",
