@@ -279,6 +279,8 @@ async function main(): Promise<void> {
     ...(system.scheduler ? { PELOTON_REPLICA: system.scheduler.holder } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
     PORT: String(port),
+    // The auth secret, when not given, is kept beside the data dir (`<dataDir>.auth-secret`).
+    PELOTON_DATA_DIR: dataDir,
   };
   if (!dev && buildIsStale(repoRoot, consoleDir)) await build(childEnv);
   if (stopping) return;

@@ -22,7 +22,15 @@ export async function withServedApi<T>(
   const api = await serveApi(() => ({
     gateway,
     changes,
-    actor: { login: "bench", displayName: "bench" },
+    actor: {
+      userId: "00000000-0000-4000-8000-000000000000",
+      login: "bench",
+      displayName: "bench",
+      role: "ADMIN",
+      teams: [],
+      hostMaintenance: true,
+      via: { kind: "session" },
+    },
   }));
   try {
     return await fn({ gateway, api });

@@ -1,11 +1,8 @@
 import type { SchedulerServices } from "@peloton/scheduler";
 import type { ChangeListener, ReadOnlyGateway } from "@peloton/storage";
+import type { Actor } from "./auth/actor.ts";
 
-/** Who is acting. Roles arrive later; the seam is here. */
-export interface Actor {
-  login: string;
-  displayName: string;
-}
+export type { Actor } from "./auth/actor.ts";
 
 /** The process's feed of committed changes (one LISTEN connection, many streams). */
 export type ChangeFeed = Pick<ChangeListener, "subscribe" | "onState" | "state">;
@@ -19,16 +16,8 @@ export interface Context {
   gateway: ReadOnlyGateway;
   scheduler: SchedulerServices;
   changes: ChangeFeed;
-  actor: Actor;
+  /** Who is acting, resolved once per request by the HTTP edge; null when nobody signed in. */
+  actor: Actor | null;
   /** Names this request in answers (`data.requestId`) and in the server log; set by the HTTP edge. */
   requestId?: string;
-}
-
-/**
- * The default local identity until authentication exists: the operator who
- * started the console (PELOTON_USER overrides).
- */
-export function defaultActor(env: NodeJS.ProcessEnv = process.env): Actor {
-  const login = env.PELOTON_USER || env.USER || "local";
-  return { login, displayName: login };
 }

@@ -1,5 +1,15 @@
 export type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-export { type Actor, type ChangeFeed, type Context, defaultActor } from "./context.ts";
+export { type ActorChannel, channelLabel } from "./auth/actor.ts";
+export {
+  type Access,
+  actingOf,
+  authorizedProcedure,
+  protectedProcedure,
+  SIGN_IN_FIRST,
+  type SignedInContext,
+} from "./auth/authorize.ts";
+export type { AccessKind, AccessRequest, Decision, PolicyActor, PoolFacts } from "./auth/policy.ts";
+export type { Actor, ChangeFeed, Context } from "./context.ts";
 export { type ApiIssue, issuesOf } from "./issues.ts";
 export { type AppRouter, appRouter, createCaller } from "./root.ts";
 export type { LiveFeedState, LiveMessage } from "./routers/live.ts";

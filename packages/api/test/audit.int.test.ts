@@ -5,14 +5,14 @@
  */
 
 import { ensureRootPool } from "@peloton/scheduler";
-import { testContext } from "@peloton/test-support/api/context.ts";
+import { testActor, testContext } from "@peloton/test-support/api/context.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createCaller } from "../src/index.ts";
 import { givenHost } from "./support/cluster.ts";
 
-const alice = testContext({ login: "alice", displayName: "Alice" });
-const bob = testContext({ login: "bob", displayName: "Bob" });
+const alice = testContext(testActor({ login: "alice", displayName: "Alice" }));
+const bob = testContext(testActor({ login: "bob", displayName: "Bob" }));
 const asAlice = createCaller(alice);
 const asBob = createCaller(bob);
 afterAll(async () => {

@@ -8,6 +8,7 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { schedulerServices } from "@peloton/scheduler";
 import { ChangeListener, createDb, openGateway } from "@peloton/storage";
+import { testActor } from "@peloton/test-support/api/context.ts";
 import { serveApi } from "@peloton/test-support/api/http-server.ts";
 import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -62,10 +63,9 @@ describe("a database outage", () => {
     const gateway = openGateway(viaProxy.toString(), { max: 2 });
     const changes = new ChangeListener(databaseUrl);
     const scheduler = schedulerServices(gateway);
-    const api = await serveApi(
-      () => ({ gateway, scheduler, changes, actor: { login: "alice", displayName: "Alice" } }),
-      { log: (line, cause) => logged.push(`${line} ${String(cause)}`) },
-    );
+    const api = await serveApi(() => ({ gateway, scheduler, changes, actor: testActor() }), {
+      log: (line, cause) => logged.push(`${line} ${String(cause)}`),
+    });
     try {
       expect((await query(api.url, "system.health")).status).toBe(200);
 

@@ -11,6 +11,7 @@ afterAll(async () => {
   // The process's gateway (kept on globalThis) points at nothing: close and forget it.
   await processGateway().close();
   delete (globalThis as { __pelotonGateway?: unknown }).__pelotonGateway;
+  delete (globalThis as { __pelotonDb?: unknown }).__pelotonDb;
   process.env.DATABASE_URL = saved.url;
   if (saved.replica === undefined) delete process.env.PELOTON_REPLICA;
   else process.env.PELOTON_REPLICA = saved.replica;

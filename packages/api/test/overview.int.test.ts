@@ -45,6 +45,6 @@ describe("search.query", () => {
 
 describe("system.whoami", () => {
   it("returns the acting identity from the context", async () => {
-    expect(await caller.system.whoami()).toEqual({ login: "alice", displayName: "Alice" });
+    expect(await caller.system.whoami()).toMatchObject({ login: "alice", displayName: "Alice" });
   });
 });

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createCaller } from "@peloton/api";
-import { testContext } from "@peloton/test-support/api/context.ts";
+import { testActor, testContext } from "@peloton/test-support/api/context.ts";
 import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import { leafPool } from "@peloton/test-support/scheduler/system.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
@@ -17,7 +17,7 @@ import { BIN, expectOneLineError, runCli } from "./support/run-cli.ts";
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name);
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
-const ctx = testContext({ login: "cli-user", displayName: "CLI user" });
+const ctx = testContext(testActor({ login: "cli-user", displayName: "CLI user" }));
 const caller = createCaller(ctx);
 let api: ServedApi;
 

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { seedDemoData } from "@peloton/scheduler";
-import { testContext } from "@peloton/test-support/api/context.ts";
+import { testActor, testContext } from "@peloton/test-support/api/context.ts";
 import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import {
   preemptionScenario,
@@ -16,7 +16,7 @@ import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 const BIN = resolve(import.meta.dirname, "../bin/peloton.mjs");
-const ctx = testContext({ login: "oncall", displayName: "On-call" });
+const ctx = testContext(testActor({ login: "oncall", displayName: "On-call" }));
 let api: ServedApi;
 let s: ScenarioOutcome;
 

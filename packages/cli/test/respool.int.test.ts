@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureRootPool } from "@peloton/scheduler";
-import { testContext } from "@peloton/test-support/api/context.ts";
+import { testActor, testContext } from "@peloton/test-support/api/context.ts";
 import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ import { expectOneLineError, runCli } from "./support/run-cli.ts";
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name);
 
-const ctx = testContext({ login: "cli-user", displayName: "CLI user" });
+const ctx = testContext(testActor({ login: "cli-user", displayName: "CLI user" }));
 let api: ServedApi;
 
 beforeAll(async () => {

@@ -4,14 +4,14 @@
  * the way the placement loop pins them.
  */
 import { join } from "node:path";
-import { testContext } from "@peloton/test-support/api/context.ts";
+import { testActor, testContext } from "@peloton/test-support/api/context.ts";
 import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import { leafPool } from "@peloton/test-support/scheduler/system.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectOneLineError, runCli } from "./support/run-cli.ts";
 
-const ctx = testContext({ login: "cli-user", displayName: "CLI user" });
+const ctx = testContext(testActor({ login: "cli-user", displayName: "CLI user" }));
 let api: ServedApi;
 
 beforeAll(async () => {

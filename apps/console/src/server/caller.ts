@@ -1,13 +1,38 @@
 import "server-only";
-import { createCaller, defaultActor } from "@peloton/api";
-import { processChanges, processReads, processServices } from "@peloton/api/http";
+import { type Context, createCaller } from "@peloton/api";
+import {
+  processAuthSettings,
+  processChanges,
+  processReads,
+  processServices,
+  resolveActor,
+} from "@peloton/api/http";
+import { headers } from "next/headers";
+
+/**
+ * The incoming page request, rebuilt from next/headers (server components
+ * get no Request): its cookie and Authorization headers are what the actor
+ * is resolved from, exactly as /api/trpc would.
+ */
+async function incomingRequest(): Promise<Request> {
+  const incoming = await headers();
+  return new Request(new URL("/", processAuthSettings().publicUrl), {
+    headers: new Headers(incoming),
+  });
+}
 
 /** Server components call procedures in-process, as the same actor the API would see. */
 export function serverCaller() {
-  return createCaller({
+  // Resolved once, when the first procedure is called: one actor lookup however many calls follow.
+  let context: Promise<Context> | undefined;
+  const build = async (): Promise<Context> => ({
     gateway: processReads(),
     scheduler: processServices(),
     changes: processChanges(),
-    actor: defaultActor(),
+    actor: await resolveActor(await incomingRequest()),
+  });
+  return createCaller(() => {
+    context ??= build();
+    return context;
   });
 }

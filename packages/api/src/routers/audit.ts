@@ -4,12 +4,14 @@
  * Read-only: rows are written by the mutations themselves, in their
  * transactions.
  */
+
+import { protectedProcedure } from "../auth/authorize.ts";
 import { auditListInput } from "../schemas/audit.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 
 export const auditRouter = router({
   /** A page, newest first; pass `nextCursor` back for the next one. */
-  list: publicProcedure.input(auditListInput).query(({ ctx, input }) =>
+  list: protectedProcedure.input(auditListInput).query(({ ctx, input }) =>
     ctx.gateway.audit.list({
       actor: input.actor,
       action: input.action,
@@ -23,5 +25,5 @@ export const auditRouter = router({
   ),
 
   /** The actors, actions and target types the filters can offer. */
-  facets: publicProcedure.query(({ ctx }) => ctx.gateway.audit.facets()),
+  facets: protectedProcedure.query(({ ctx }) => ctx.gateway.audit.facets()),
 });

@@ -8,10 +8,11 @@ import type { HostAction, HostActionFailure } from "@peloton/scheduler";
 import type { HostRecord } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import type { Context } from "../context.ts";
+import type { SignedInContext } from "../auth/authorize.ts";
+import { protectedProcedure } from "../auth/authorize.ts";
 import { IssuesError } from "../issues.ts";
 import { hostActionInput, hostListInput, hostnameSchema } from "../schemas/hosts.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 
 /** A refusal about the host named in the input: the message, and the issue on `hostname`. */
 function hostError(code: TRPCError["code"], issueCode: string, message: string): TRPCError {
@@ -41,7 +42,7 @@ function refusal(hostname: string, failure: HostActionFailure, action: HostActio
 
 /** An operator's drain or bring-up, by the host manager (state and audit row in one transaction). */
 async function actOnHost(
-  ctx: Context,
+  ctx: SignedInContext,
   input: { hostname: string; reason: string },
   action: HostAction,
 ) {
@@ -56,7 +57,7 @@ async function actOnHost(
 }
 
 export const hostsRouter = router({
-  list: publicProcedure.input(hostListInput).query(async ({ ctx, input }) => {
+  list: protectedProcedure.input(hostListInput).query(async ({ ctx, input }) => {
     const page = await ctx.gateway.hosts.list({
       states: input.states,
       attributes: input.attributes,
@@ -69,7 +70,7 @@ export const hostsRouter = router({
     return { items: page.items.map(view), nextCursor: page.nextCursor };
   }),
 
-  get: publicProcedure
+  get: protectedProcedure
     .input(z.object({ hostname: hostnameSchema }))
     .query(async ({ ctx, input }) => {
       const host = await ctx.gateway.hosts.get(input.hostname);
@@ -79,13 +80,13 @@ export const hostsRouter = router({
     }),
 
   /** Values of the zone attribute with their host counts, for the filter. */
-  zones: publicProcedure.query(({ ctx }) => ctx.gateway.hosts.attributeValues("zone")),
+  zones: protectedProcedure.query(({ ctx }) => ctx.gateway.hosts.attributeValues("zone")),
 
-  drain: publicProcedure
+  drain: protectedProcedure
     .input(hostActionInput)
     .mutation(({ ctx, input }) => actOnHost(ctx, input, "drain")),
 
-  up: publicProcedure
+  up: protectedProcedure
     .input(hostActionInput)
     .mutation(({ ctx, input }) => actOnHost(ctx, input, "up")),
 });

@@ -13,8 +13,8 @@ import {
 } from "@peloton/engine";
 import type { CreateJobFailure, JobAction, JobActionFailure } from "@peloton/scheduler";
 import { TRPCError } from "@trpc/server";
+import type { SignedInContext } from "../auth/authorize.ts";
 import { ConfigError, decodePelotonYaml } from "../config/peloton-yaml.ts";
-import type { Context } from "../context.ts";
 import { type ApiIssue, IssuesError } from "../issues.ts";
 
 /** An issue in a job file: the field in the file's own spelling and where it is written. */
@@ -107,7 +107,7 @@ function neverFitsError(
 
 /** `jobs.create`: decode, check, store; nothing is stored when anything is wrong. */
 export async function createFromYaml(
-  ctx: Context,
+  ctx: SignedInContext,
   input: { pool?: string | undefined; yaml: string },
 ) {
   let decoded: ReturnType<typeof decodePelotonYaml<typeof jobConfigSchema>>;
@@ -190,7 +190,7 @@ function actionError(f: JobActionFailure): TRPCError {
 
 /** Runs a job action as the caller; the job's new version and the instances whose intent changed. */
 export async function act(
-  ctx: Context,
+  ctx: SignedInContext,
   jobId: string,
   action: JobAction,
   expectedVersion?: number,

@@ -7,6 +7,7 @@
  */
 import { isResolvableWaitingReason } from "@peloton/engine";
 import { z } from "zod";
+import { protectedProcedure } from "../auth/authorize.ts";
 import {
   jobCreateInput,
   jobEventsInput,
@@ -15,15 +16,15 @@ import {
   jobRefInput,
   jobScaleInput,
 } from "../schemas/jobs.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 import { act, createFromYaml, jobNotFound } from "./jobs.handler.ts";
 
 export const jobsRouter = router({
-  create: publicProcedure
+  create: protectedProcedure
     .input(jobCreateInput)
     .mutation(({ ctx, input }) => createFromYaml(ctx, input)),
 
-  get: publicProcedure.input(z.object({ id: jobIdSchema })).query(async ({ ctx, input }) => {
+  get: protectedProcedure.input(z.object({ id: jobIdSchema })).query(async ({ ctx, input }) => {
     const [job, waiting] = await Promise.all([
       ctx.gateway.jobs.getDetail(input.id),
       ctx.gateway.taskReads.waitingReasons(input.id),
@@ -37,7 +38,7 @@ export const jobsRouter = router({
     };
   }),
 
-  list: publicProcedure.input(jobListInput).query(async ({ ctx, input }) => {
+  list: protectedProcedure.input(jobListInput).query(async ({ ctx, input }) => {
     const pool = input.pool ? await ctx.gateway.pools.getByPath(input.pool) : undefined;
     if (pool === null) return { items: [], nextCursor: null };
     return ctx.gateway.jobs.list({
@@ -55,7 +56,7 @@ export const jobsRouter = router({
   }),
 
   /** Every instance's task events, newest first, a page at a time. */
-  events: publicProcedure.input(jobEventsInput).query(async ({ ctx, input }) => {
+  events: protectedProcedure.input(jobEventsInput).query(async ({ ctx, input }) => {
     const page = await ctx.gateway.taskHistory.jobEvents({
       jobId: input.id,
       ...(input.instance !== undefined ? { instanceId: input.instance } : {}),
@@ -69,27 +70,27 @@ export const jobsRouter = router({
   }),
 
   /** Kill every instance; the job ends KILLED. */
-  stop: publicProcedure
+  stop: protectedProcedure
     .input(jobRefInput)
     .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "stop" }, input.version)),
 
   /** Run a stopped job again: ended instances get a new run (a batch job's succeeded ones stay done). */
-  start: publicProcedure
+  start: protectedProcedure
     .input(jobRefInput)
     .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "start" }, input.version)),
 
   /** Replace every instance's run with a new one (running ones are killed first). */
-  restart: publicProcedure
+  restart: protectedProcedure
     .input(jobRefInput)
     .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "restart" }, input.version)),
 
   /** Kill every instance, then mark the job and its tasks DELETED (their history stays). */
-  delete: publicProcedure
+  delete: protectedProcedure
     .input(jobRefInput)
     .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "delete" }, input.version)),
 
   /** Change the instance count: new instances are queued, removed ones killed and deleted. */
-  scale: publicProcedure
+  scale: protectedProcedure
     .input(jobScaleInput)
     .mutation(({ ctx, input }) =>
       act(ctx, input.id, { kind: "scale", instanceCount: input.instanceCount }, input.version),

@@ -1,7 +1,8 @@
 import { CHANGE_TOPICS, type ChangeTopic } from "@peloton/storage";
 import { z } from "zod";
+import { protectedProcedure } from "../auth/authorize.ts";
 import type { ChangeFeed } from "../context.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 
 export const liveInput = z.object({
   topics: z
@@ -35,7 +36,7 @@ export type LiveMessage =
 
 /** Server-sent events of committed changes (tRPC subscription over SSE). */
 export const liveRouter = router({
-  changes: publicProcedure.input(liveInput).subscription(async function* ({
+  changes: protectedProcedure.input(liveInput).subscription(async function* ({
     ctx,
     input,
     signal,

@@ -1,8 +1,9 @@
-import { publicProcedure, router } from "../trpc.ts";
+import { protectedProcedure } from "../auth/authorize.ts";
+import { router } from "../trpc.ts";
 
 /** The cluster at a glance (console `/`). */
 export const overviewRouter = router({
-  summary: publicProcedure.query(async ({ ctx }) => {
+  summary: protectedProcedure.query(async ({ ctx }) => {
     const [summary, pools] = await Promise.all([
       ctx.gateway.overview.clusterSummary(),
       ctx.gateway.pools.listAll(),

@@ -1,3 +1,4 @@
+import { protectedProcedure } from "../auth/authorize.ts";
 import {
   poolsCreateInput,
   poolsDeleteInput,
@@ -8,7 +9,7 @@ import {
   poolsUpdateInput,
   SERIES_RANGE_MS,
 } from "../schemas/pools.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 import { mutationOutput, notFound, respool, ruleIssues } from "./pools.handler.ts";
 
 /**
@@ -17,34 +18,34 @@ import { mutationOutput, notFound, respool, ruleIssues } from "./pools.handler.t
  * and who changed what.
  */
 export const poolsRouter = router({
-  tree: publicProcedure.query(({ ctx }) => respool(ctx).tree()),
+  tree: protectedProcedure.query(({ ctx }) => respool(ctx).tree()),
 
-  get: publicProcedure.input(poolsGetInput).query(async ({ ctx, input }) => {
+  get: protectedProcedure.input(poolsGetInput).query(async ({ ctx, input }) => {
     const pool = await respool(ctx).get(input.path);
     if (!pool) throw notFound(input.path);
     return pool;
   }),
 
-  create: publicProcedure
+  create: protectedProcedure
     .input(poolsCreateInput)
     .mutation(async ({ ctx, input }) =>
       mutationOutput(await respool(ctx).create({ ...input, actor: ctx.actor.login })),
     ),
 
-  update: publicProcedure
+  update: protectedProcedure
     .input(poolsUpdateInput)
     .mutation(async ({ ctx, input }) =>
       mutationOutput(await respool(ctx).update({ ...input, actor: ctx.actor.login })),
     ),
 
-  delete: publicProcedure
+  delete: protectedProcedure
     .input(poolsDeleteInput)
     .mutation(async ({ ctx, input }) =>
       mutationOutput(await respool(ctx).delete({ ...input, actor: ctx.actor.login })),
     ),
 
   /** A dry run: the rules the change breaks, or whose entitlement moves and by how much. */
-  preview: publicProcedure.input(poolsPreviewInput).query(async ({ ctx, input }) => {
+  preview: protectedProcedure.input(poolsPreviewInput).query(async ({ ctx, input }) => {
     const preview = await respool(ctx).preview(input);
     return {
       valid: preview.errors.length === 0,
@@ -53,13 +54,13 @@ export const poolsRouter = router({
     };
   }),
 
-  history: publicProcedure
+  history: protectedProcedure
     .input(poolsHistoryInput)
     .query(({ ctx, input }) =>
       respool(ctx).history(input.path, { cursor: input.cursor ?? null, limit: input.limit }),
     ),
 
-  entitlementSeries: publicProcedure.input(poolsSeriesInput).query(async ({ ctx, input }) => {
+  entitlementSeries: protectedProcedure.input(poolsSeriesInput).query(async ({ ctx, input }) => {
     const series = await respool(ctx).series(input.path, SERIES_RANGE_MS[input.range]);
     if (!series) throw notFound(input.path);
     return { range: input.range, ...series };

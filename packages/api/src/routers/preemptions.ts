@@ -5,6 +5,7 @@
  * victim came back. Read-only: preemptions are made by the resource manager.
  */
 import { TRPCError } from "@trpc/server";
+import { protectedProcedure } from "../auth/authorize.ts";
 import { IssuesError } from "../issues.ts";
 import { preemptionCounts } from "../preemptions/counts.ts";
 import { storageFilters } from "../preemptions/filters.ts";
@@ -13,11 +14,11 @@ import {
   preemptionGetInput,
   preemptionListInput,
 } from "../schemas/preemptions.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 
 export const preemptionsRouter = router({
   /** A page, newest first; pass `nextCursor` back for the next one. */
-  list: publicProcedure.input(preemptionListInput).query(({ ctx, input }) =>
+  list: protectedProcedure.input(preemptionListInput).query(({ ctx, input }) =>
     ctx.gateway.preemptions.list({
       ...storageFilters(input),
       limit: input.limit,
@@ -25,7 +26,7 @@ export const preemptionsRouter = router({
     }),
   ),
 
-  get: publicProcedure.input(preemptionGetInput).query(async ({ ctx, input }) => {
+  get: protectedProcedure.input(preemptionGetInput).query(async ({ ctx, input }) => {
     const p = await ctx.gateway.preemptions.get(input.id);
     if (p === null) {
       const message = `preemption ${input.id} does not exist`;
@@ -39,7 +40,7 @@ export const preemptionsRouter = router({
   }),
 
   /** Counts per pool over time (out of, into and within each pool) for the same filters. */
-  countsByPool: publicProcedure
+  countsByPool: protectedProcedure
     .input(preemptionCountsInput)
     .query(({ ctx, input }) => preemptionCounts(ctx.gateway, storageFilters(input), new Date())),
 });

@@ -1,16 +1,17 @@
 import { schedulerStatus } from "@peloton/scheduler";
+import { protectedProcedure } from "../auth/authorize.ts";
 import { readHealth, replicaFromEnv } from "../health.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
 export const systemRouter = router({
   /** The acting identity, always shown in the console's header. */
-  whoami: publicProcedure.query(({ ctx }) => ctx.actor),
+  whoami: protectedProcedure.query(({ ctx }) => ctx.actor),
   /**
    * Which replica leads the scheduler: the lease row's holder, and whether it
    * renewed recently (a leader renews every few seconds; a stale row means
    * no replica leads right now).
    */
-  leader: publicProcedure.query(async ({ ctx }) => {
+  leader: protectedProcedure.query(async ({ ctx }) => {
     const { lease, running, cluster } = await schedulerStatus(ctx.gateway);
     return {
       holder: lease?.holder ?? null,

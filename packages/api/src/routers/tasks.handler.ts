@@ -6,6 +6,7 @@ import { type JobConfig, taskConfigFor } from "@peloton/engine";
 import { describeTaskLogRefusal, type TaskLogChunk, type TaskLogRequest } from "@peloton/scheduler";
 import type { TaskRecord } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
+import type { SignedInContext } from "../auth/authorize.ts";
 import type { Context } from "../context.ts";
 import { IssuesError } from "../issues.ts";
 import { jobNotFound } from "./jobs.handler.ts";
@@ -65,7 +66,7 @@ const FOLLOW_CHUNK = 65_536;
  * has ended and its file is read to the end, or the client goes away.
  */
 export async function* followLog(
-  ctx: Context,
+  ctx: SignedInContext,
   req: Omit<TaskLogRequest, "length" | "directory">,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<LogStreamMessage> {

@@ -5,6 +5,7 @@
  * timeline, and its logs.
  */
 import { taskConfigFor } from "@peloton/engine";
+import { protectedProcedure } from "../auth/authorize.ts";
 import {
   taskActionInput,
   taskEventsInput,
@@ -13,7 +14,7 @@ import {
   taskLogsInput,
   taskRefInput,
 } from "../schemas/tasks.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 import { act } from "./jobs.handler.ts";
 import {
   followLog,
@@ -26,7 +27,7 @@ import {
 import { volumeView } from "./volumes.ts";
 
 export const tasksRouter = router({
-  list: publicProcedure.input(taskListInput).query(async ({ ctx, input }) => {
+  list: protectedProcedure.input(taskListInput).query(async ({ ctx, input }) => {
     const [job, page] = await Promise.all([
       jobOf(ctx, input.jobId),
       ctx.gateway.taskReads.list({
@@ -47,7 +48,7 @@ export const tasksRouter = router({
     };
   }),
 
-  get: publicProcedure.input(taskRefInput).query(async ({ ctx, input }) => {
+  get: protectedProcedure.input(taskRefInput).query(async ({ ctx, input }) => {
     const [job, task, runs, volume] = await Promise.all([
       jobOf(ctx, input.jobId),
       ctx.gateway.taskReads.get(input.jobId, input.instance),
@@ -66,7 +67,7 @@ export const tasksRouter = router({
     };
   }),
 
-  events: publicProcedure.input(taskEventsInput).query(async ({ ctx, input }) => {
+  events: protectedProcedure.input(taskEventsInput).query(async ({ ctx, input }) => {
     const page = await ctx.gateway.taskHistory.events({
       jobId: input.jobId,
       instanceId: input.instance,
@@ -81,7 +82,7 @@ export const tasksRouter = router({
   }),
 
   /** A page of a run's stdout or stderr (the tail by default), read from its sandbox. */
-  logs: publicProcedure.input(taskLogsInput).query(async ({ ctx, input }) => {
+  logs: protectedProcedure.input(taskLogsInput).query(async ({ ctx, input }) => {
     const { directory: _directory, ...chunk } = await readLog(ctx, {
       jobId: input.jobId,
       instance: input.instance,
@@ -94,7 +95,7 @@ export const tasksRouter = router({
   }),
 
   /** A run's log as it grows (server-sent events), until the run has ended. */
-  logsFollow: publicProcedure.input(taskLogsFollowInput).subscription(async function* ({
+  logsFollow: protectedProcedure.input(taskLogsFollowInput).subscription(async function* ({
     ctx,
     input,
     signal,
@@ -113,21 +114,21 @@ export const tasksRouter = router({
   }),
 
   /** Kill these instances (all when none are named); the job's goal stays. */
-  stop: publicProcedure
+  stop: protectedProcedure
     .input(taskActionInput)
     .mutation(({ ctx, input }) =>
       act(ctx, input.jobId, { kind: "stop", instances: input.instances ?? "all" }),
     ),
 
   /** Start stopped instances again, each as a new run. */
-  start: publicProcedure
+  start: protectedProcedure
     .input(taskActionInput)
     .mutation(({ ctx, input }) =>
       act(ctx, input.jobId, { kind: "start", instances: input.instances ?? "all" }),
     ),
 
   /** Replace these instances' runs with new ones. */
-  restart: publicProcedure
+  restart: protectedProcedure
     .input(taskActionInput)
     .mutation(({ ctx, input }) =>
       act(ctx, input.jobId, { kind: "restart", instances: input.instances ?? "all" }),

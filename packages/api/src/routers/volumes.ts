@@ -5,8 +5,9 @@
  * host manager destroys those of deleted instances.
  */
 import type { VolumeRecord } from "@peloton/storage";
+import { protectedProcedure } from "../auth/authorize.ts";
 import { volumeListInput } from "../schemas/volumes.ts";
-import { publicProcedure, router } from "../trpc.ts";
+import { router } from "../trpc.ts";
 
 /** What a client sees of a volume: the record without the cluster's internal agent id. */
 export function volumeView(v: VolumeRecord) {
@@ -15,7 +16,7 @@ export function volumeView(v: VolumeRecord) {
 }
 
 export const volumesRouter = router({
-  list: publicProcedure.input(volumeListInput).query(async ({ ctx, input }) => {
+  list: protectedProcedure.input(volumeListInput).query(async ({ ctx, input }) => {
     const page = await ctx.gateway.volumeReads.list({
       states: input.states,
       ...(input.host ? { hostname: input.host } : {}),
@@ -30,5 +31,5 @@ export const volumesRouter = router({
   }),
 
   /** The hosts and jobs that hold volumes, with how many, for the filters. */
-  facets: publicProcedure.query(({ ctx }) => ctx.gateway.volumeReads.facets()),
+  facets: protectedProcedure.query(({ ctx }) => ctx.gateway.volumeReads.facets()),
 });

@@ -4,6 +4,7 @@
  * envelope with a sentence and the request id:
  *
  *   request ── batch of more than MAX_BATCH_CALLS calls? ── 400
+ *      │    ── a cookie-authenticated mutation from another site? ── 403
  *      │    ── body over MAX_REQUEST_BYTES (header, or counted while read)? ── 413
  *      ▼
  *   tRPC (answers.ts maps database faults: 4xx, outage 503)
@@ -29,8 +30,16 @@ import { transformer } from "../transformer.ts";
 import { serverLog } from "./log.ts";
 
 export interface EdgeOptions {
-  /** The context of one request (without its id, which the edge adds). */
-  createContext: () => Omit<Context, "requestId">;
+  /**
+   * The context of one request (without its id, which the edge adds); async
+   * because the actor is looked up per request (auth/resolve.ts).
+   */
+  createContext: (req: Request) => Omit<Context, "requestId"> | Promise<Omit<Context, "requestId">>;
+  /**
+   * A sentence when `req` must be refused as a cross-site request (403;
+   * auth/csrf.ts), else null. Checked before the body is read.
+   */
+  refuseCrossSite?: (req: Request) => string | null;
   endpoint?: string;
   /** Overrides for tests; defaults are the limits' constants. */
   maxBodyBytes?: number;
@@ -144,6 +153,15 @@ export function createTrpcEdge(options: EdgeOptions): (req: Request) => Promise<
         message: `a batch has at most ${formatCount(maxBatch)} calls (got ${formatCount(paths.length)})`,
       });
 
+    const crossSite = options.refuseCrossSite?.(req) ?? null;
+    if (crossSite)
+      return refuse({
+        status: 403,
+        code: "FORBIDDEN",
+        issueCode: "CROSS_SITE",
+        message: crossSite,
+      });
+
     let body: Uint8Array | null = null;
     if (req.method !== "GET" && req.method !== "HEAD") {
       const tooLarge = (got: string) =>
@@ -172,7 +190,10 @@ export function createTrpcEdge(options: EdgeOptions): (req: Request) => Promise<
       req: forward,
       router: appRouter,
       maxBatchSize: maxBatch,
-      createContext: () => ({ ...options.createContext(), requestId }),
+      createContext: async ({ req: forwarded }) => ({
+        ...(await options.createContext(forwarded)),
+        requestId,
+      }),
       responseMeta: () => ({ headers: { "x-request-id": requestId } }),
       onError({ error, path }) {
         // A bug (500) or a database fault mapped to an answer: the cause, under the request id.

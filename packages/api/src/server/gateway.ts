@@ -2,7 +2,9 @@ import { readEnvironment } from "@peloton/engine/environment";
 import { type SchedulerServices, schedulerServices } from "@peloton/scheduler";
 import {
   ChangeListener,
-  openGateway,
+  createDb,
+  createGateway,
+  type Db,
   type ReadOnlyGateway,
   readOnlyView,
   type StorageGateway,
@@ -16,6 +18,7 @@ import { serverLog } from "./log.ts";
  * read-only view; the scheduler's services write through the gateway itself.
  */
 const holder = globalThis as unknown as {
+  __pelotonDb?: Db;
   __pelotonGateway?: StorageGateway;
   __pelotonChanges?: ChangeListener;
   __pelotonServices?: SchedulerServices;
@@ -28,9 +31,18 @@ function databaseUrl(): string {
   return url;
 }
 
+/**
+ * The process's Prisma client: under the gateway, and what better-auth and
+ * the request's actor lookup use (auth/), sharing one connection pool.
+ */
+export function processDb(): Db {
+  holder.__pelotonDb ??= createDb(databaseUrl());
+  return holder.__pelotonDb;
+}
+
 /** The whole gateway: for the scheduler's services and for closing; resolvers never see it. */
 export function processGateway(): StorageGateway {
-  holder.__pelotonGateway ??= openGateway(databaseUrl());
+  holder.__pelotonGateway ??= createGateway(processDb());
   return holder.__pelotonGateway;
 }
 

@@ -2,7 +2,9 @@
  * The HTTP edge: the tRPC fetch handler that the console's route serves at
  * /api/trpc, bounded by edge.ts. The CLI and the browser both come through here.
  */
-import { defaultActor } from "../context.ts";
+import { CSRF_REFUSAL, isCrossSiteMutation } from "../auth/csrf.ts";
+import { processAuthSettings } from "../auth/process.ts";
+import { resolveActor } from "../auth/resolve.ts";
 import { readHealth, replicaFromEnv } from "../health.ts";
 import { preemptionsCsvResponse } from "../preemptions/http.ts";
 import { createTrpcEdge } from "./edge.ts";
@@ -13,12 +15,14 @@ let edge: ((req: Request) => Promise<Response>) | undefined;
 export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise<Response> {
   edge ??= createTrpcEdge({
     endpoint,
-    createContext: () => ({
+    createContext: async (req) => ({
       gateway: processReads(),
       scheduler: processServices(),
       changes: processChanges(),
-      actor: defaultActor(),
+      actor: await resolveActor(req),
     }),
+    refuseCrossSite: (req) =>
+      isCrossSiteMutation(req, processAuthSettings()) ? CSRF_REFUSAL : null,
   });
   return edge(req);
 }
@@ -28,6 +32,9 @@ export function handlePreemptionsCsv(req: Request): Response {
   return preemptionsCsvResponse(processReads(), new URL(req.url));
 }
 
+export { type AuthProviders, authProviders } from "../auth/handler.ts";
+export { handleAuthRequest, processAuth, processAuthSettings } from "../auth/process.ts";
+export { requestActor, resolveActor } from "../auth/resolve.ts";
 export { preemptionsCsvResponse } from "../preemptions/http.ts";
 export { createTrpcEdge, type EdgeOptions } from "./edge.ts";
 export { processChanges, processReads, processServices } from "./gateway.ts";

@@ -37,6 +37,21 @@ export interface SchedulerServices {
   };
   /** Runs' logs, from any replica. */
   logs: TaskLogReader;
+  audit: {
+    /** Records an attempt the policy refused (nothing else changes). */
+    refused(attempt: RefusedAttempt): Promise<void>;
+  };
+}
+
+/** Who tried what, and the policy's sentence for refusing it. */
+export interface RefusedAttempt {
+  actor: string;
+  via: string;
+  action: string;
+  targetType: string;
+  targetId: string;
+  reason: string;
+  requestId?: string;
 }
 
 export interface SchedulerServicesOptions {
@@ -60,5 +75,8 @@ export function schedulerServices(
       act: (hostname, action, actor, reason) => actOnHost(gateway, hostname, action, actor, reason),
     },
     logs: clusterLogs(readOnlyView(gateway), cluster),
+    audit: {
+      refused: ({ reason, ...attempt }) => gateway.audit.record({ ...attempt, refusal: reason }),
+    },
   };
 }

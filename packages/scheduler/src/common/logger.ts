@@ -12,6 +12,27 @@ import { pino } from "pino";
 
 export type Logger = pino.Logger;
 
+/**
+ * Never logged (docs/identity.md): credentials in request headers, passwords
+ * and tokens in any logged object, one level deep or at the top.
+ */
+export const REDACTED_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  "headers.authorization",
+  "headers.cookie",
+  "authorization",
+  "cookie",
+  "password",
+  "*.password",
+  "token",
+  "*.token",
+  "secret",
+  "*.secret",
+];
+const redact = { paths: REDACTED_PATHS, censor: "[redacted]" };
+
 export function createLogger(
   env: Pick<Environment, "PELOTON_LOG_LEVEL" | "PELOTON_LOG_FORMAT"> = readEnvironment(
     process.env,
@@ -22,13 +43,14 @@ export function createLogger(
   if (process.stdout.isTTY && env.PELOTON_LOG_FORMAT !== "json" && prettyIsInstalled()) {
     return pino({
       level,
+      redact,
       transport: {
         target: "pino-pretty",
         options: { translateTime: "HH:MM:ss.l", ignore: "pid,hostname", singleLine: true },
       },
     });
   }
-  return pino({ level });
+  return pino({ level, redact });
 }
 
 function prettyIsInstalled(): boolean {

@@ -12,6 +12,10 @@ export interface AuditEntry {
   before?: unknown;
   after?: unknown;
   requestId?: string;
+  /** How the actor came: "session", "token:<name>", "system" (docs/identity.md). */
+  via?: string;
+  /** A refused attempt: the policy's sentence (outcome "refused"); absent for an accepted change. */
+  refusal?: string;
 }
 
 export interface AuditRecord {
@@ -110,6 +114,8 @@ export function auditRepository(db: DbOrTx) {
           ...(e.before === undefined ? {} : { before: e.before as Prisma.InputJsonValue }),
           ...(e.after === undefined ? {} : { after: e.after as Prisma.InputJsonValue }),
           ...(e.requestId ? { requestId: e.requestId } : {}),
+          ...(e.via ? { via: e.via } : {}),
+          ...(e.refusal === undefined ? {} : { outcome: "refused", refusal: e.refusal }),
         },
         select: { id: true },
       });
