@@ -36,6 +36,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
+import { ensureFirstPeople } from "@peloton/api/first-start";
+import { createIdentityService } from "@peloton/scheduler";
 import {
   agentsFromArgument,
   type BootedSystem,
@@ -46,6 +48,7 @@ import {
   StartupError,
   startEmbeddedPostgres,
 } from "@peloton/scheduler/boot";
+import { openGateway } from "@peloton/storage";
 import { processRef, stopProcess } from "@peloton/storage/processes";
 import { buildIsStale } from "./build-freshness.ts";
 import { describeFailure, isStartupError } from "./failure.ts";
@@ -64,6 +67,27 @@ const nextBin = join(
 );
 
 const log = (line: string) => console.log(`[peloton] ${line}`);
+
+/**
+ * On an empty users table: the admin (PELOTON_ADMIN_PASSWORD or a random
+ * password) and, with demo data, the demo teams and users; the generated
+ * passwords are printed once (docs/identity.md, "First start").
+ */
+async function firstPeople(databaseUrl: string, demo: boolean): Promise<void> {
+  const gateway = openGateway(databaseUrl, { max: 1 });
+  try {
+    const people = await ensureFirstPeople({
+      gateway,
+      identity: createIdentityService(gateway),
+      demo,
+      adminPassword: process.env.PELOTON_ADMIN_PASSWORD,
+      print: (text) => console.log(text),
+    });
+    if (people.length) log(`people created: ${people.map((p) => p.login).join(", ")}`);
+  } finally {
+    await gateway.close();
+  }
+}
 
 let lock: LauncherLock | undefined;
 let children: Children | undefined;
@@ -211,10 +235,11 @@ async function main(): Promise<void> {
   }
 
   const databaseUrl = process.env.DATABASE_URL || (await startDatabase(dataDir));
+  const demo = process.env.PELOTON_DEMO !== "0";
   system = await bootSystem({
     databaseUrl,
     dataDir,
-    demo: process.env.PELOTON_DEMO !== "0",
+    demo,
     log,
     masterUrl: process.env.MESOS_MASTER_URL,
     preemption: preemptionFromEnv(process.env),
@@ -234,6 +259,7 @@ async function main(): Promise<void> {
   }
   if (database.applied.length) log(`migrations applied: ${database.applied.join(", ")}`);
   if (system.seeded) log("demo data created: pool tree under /DefaultResPool, /infra, /ml, /web");
+  await firstPeople(database.url, demo);
   if (process.env.MESOS_MASTER_URL) log(`Mesos master: ${system.masterUrl} (MESOS_MASTER_URL)`);
   log(
     system.scheduler?.leading
