@@ -66,7 +66,7 @@ function peloton(args: string[], opts: { env?: Record<string, string>; input?: s
   });
 }
 
-describe("peloton login, whoami, token", () => {
+describe("peloton login, whoami, token", { timeout: 180_000 }, () => {
   let ciToken = "";
 
   it("says how to sign in when no token is there", async () => {
@@ -172,7 +172,7 @@ describe("peloton user, team", () => {
   }, 240_000);
 });
 
-describe("peloton logout", () => {
+describe("peloton logout", { timeout: 180_000 }, () => {
   it("revokes the stored token and deletes the file", async () => {
     const stored = JSON.parse(readFileSync(credentials, "utf8")) as { token: string };
     expect((await peloton(["logout"])).stdout).toMatch(
