@@ -84,6 +84,9 @@ async function firstPeople(databaseUrl: string, demo: boolean): Promise<void> {
       print: (text) => console.log(text),
     });
     if (people.length) log(`people created: ${people.map((p) => p.login).join(", ")}`);
+  } catch (err) {
+    // A setting the operator gave (a short PELOTON_ADMIN_PASSWORD): one line, no stack.
+    throw new StartupError(`first start: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     await gateway.close();
   }

@@ -48,6 +48,7 @@ export function createToken(
   return refusingOn(duplicate, () =>
     gateway.transaction(async (tx) => {
       const target = await targetOf(tx, t.userId, t.name);
+      await tx.identity.lockUser(t.userId);
       if (await tx.identity.liveTokenByName(t.userId, t.name)) throw new IdentityRefusal(duplicate);
       const token = await tx.identity.createToken(t);
       await tx.audit.record({

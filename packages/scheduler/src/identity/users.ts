@@ -66,6 +66,7 @@ async function teamIds(tx: Repositories, names: readonly string[]): Promise<stri
 /** Refuses a change that would leave no admin able to sign in. */
 async function keepAnAdmin(tx: Repositories, user: UserRecord, what: string): Promise<void> {
   if (user.role !== "ADMIN" || user.disabledAt !== null) return;
+  await tx.identity.lockAdmins();
   if ((await tx.identity.activeAdminCount()) <= 1)
     throw new IdentityRefusal({
       kind: "conflict",

@@ -272,6 +272,20 @@ export function identityRepository(db: DbOrTx) {
       return count > 0;
     },
 
+    /**
+     * Holds the user's row until the transaction ends: token creations of one
+     * person take turns, so two of the same name cannot both pass the check
+     * (names are unique among live tokens only, which no index expresses).
+     */
+    async lockUser(userId: string): Promise<void> {
+      await db.$queryRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    },
+
+    /** Holds every admin's row: two admins disabling each other at once cannot both pass. */
+    async lockAdmins(): Promise<void> {
+      await db.$queryRaw`SELECT 1 FROM users WHERE role = 'ADMIN' FOR UPDATE`;
+    },
+
     async createToken(t: NewApiToken): Promise<ApiTokenRecord> {
       return db.apiToken.create({ data: t, select: TOKEN_SELECT });
     },
