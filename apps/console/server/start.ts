@@ -36,13 +36,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
+import { ensureFirstPeople } from "@peloton/api/first-start";
 import {
   EnvironmentError,
   readEnvironment,
   redacted,
   SERVER_VARIABLES,
 } from "@peloton/engine/environment";
-import { createLogger, type Logger } from "@peloton/scheduler";
+import { createIdentityService, createLogger, type Logger } from "@peloton/scheduler";
 import {
   agentsFromArgument,
   type BootedSystem,
@@ -53,6 +54,7 @@ import {
   StartupError,
   startEmbeddedPostgres,
 } from "@peloton/scheduler/boot";
+import { openGateway } from "@peloton/storage";
 import { processRef, stopProcess } from "@peloton/storage/processes";
 import { buildIsStale } from "./build-freshness.ts";
 import { describeFailure, isStartupError } from "./failure.ts";
@@ -83,6 +85,30 @@ const log = (line: string) => {
   });
   launcherLog.info(line);
 };
+
+/**
+ * On an empty users table: the admin (PELOTON_ADMIN_PASSWORD or a random
+ * password) and, with demo data, the demo teams and users; the generated
+ * passwords are printed once (docs/identity.md, "First start").
+ */
+async function firstPeople(databaseUrl: string, demo: boolean): Promise<void> {
+  const gateway = openGateway(databaseUrl, { max: 1 });
+  try {
+    const people = await ensureFirstPeople({
+      gateway,
+      identity: createIdentityService(gateway),
+      demo,
+      adminPassword: env?.PELOTON_ADMIN_PASSWORD,
+      print: (text) => console.log(text),
+    });
+    if (people.length) log(`people created: ${people.map((p) => p.login).join(", ")}`);
+  } catch (err) {
+    // A setting the operator gave (a short PELOTON_ADMIN_PASSWORD): one line, no stack.
+    throw new StartupError(`first start: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await gateway.close();
+  }
+}
 
 let lock: LauncherLock | undefined;
 let children: Children | undefined;
@@ -265,6 +291,7 @@ async function main(): Promise<void> {
   }
   if (database.applied.length) log(`migrations applied: ${database.applied.join(", ")}`);
   if (system.seeded) log("demo data created: pool tree under /DefaultResPool, /infra, /ml, /web");
+  await firstPeople(database.url, env.PELOTON_DEMO);
   if (env.MESOS_MASTER_URL) log(`Mesos master: ${system.masterUrl} (MESOS_MASTER_URL)`);
   log(
     system.scheduler?.leading

@@ -8,7 +8,9 @@ export {
   SIGN_IN_FIRST,
   type SignedInContext,
 } from "./auth/authorize.ts";
+export { hashPassword, verifyPassword } from "./auth/passwords.ts";
 export type { AccessKind, AccessRequest, Decision, PolicyActor, PoolFacts } from "./auth/policy.ts";
+export { hashApiToken, newApiToken } from "./auth/tokens.ts";
 export type { Actor, ChangeFeed, Context } from "./context.ts";
 export { type ApiIssue, issuesOf } from "./issues.ts";
 export { type AppRouter, appRouter, createCaller } from "./root.ts";

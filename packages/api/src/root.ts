@@ -2,12 +2,16 @@ import { auditRouter } from "./routers/audit.ts";
 import { hostsRouter } from "./routers/hosts.ts";
 import { jobsRouter } from "./routers/jobs.ts";
 import { liveRouter } from "./routers/live.ts";
+import { meRouter } from "./routers/me.ts";
 import { overviewRouter } from "./routers/overview.ts";
 import { poolsRouter } from "./routers/pools.ts";
 import { preemptionsRouter } from "./routers/preemptions.ts";
 import { searchRouter } from "./routers/search.ts";
 import { systemRouter } from "./routers/system.ts";
 import { tasksRouter } from "./routers/tasks.ts";
+import { teamsRouter } from "./routers/teams.ts";
+import { tokensRouter } from "./routers/tokens.ts";
+import { usersRouter } from "./routers/users.ts";
 import { volumesRouter } from "./routers/volumes.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
@@ -23,6 +27,10 @@ export const appRouter = router({
   preemptions: preemptionsRouter,
   audit: auditRouter,
   live: liveRouter,
+  me: meRouter,
+  tokens: tokensRouter,
+  users: usersRouter,
+  teams: teamsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -24,9 +24,15 @@ function networkCause(err: unknown): string | null {
   return null;
 }
 
-/** Turns any error into the one line the CLI prints. */
-export function describeError(err: unknown, baseUrl: string): string {
+export const NOT_SIGNED_IN = "not signed in: run `peloton login --user NAME` or set PELOTON_TOKEN";
+export const TOKEN_REFUSED =
+  "the API refused your token (revoked, expired, or its user disabled): run `peloton login --user NAME` or set PELOTON_TOKEN";
+
+/** Turns any error into the one line the CLI prints; `hasToken`: whether one was sent. */
+export function describeError(err: unknown, baseUrl: string, hasToken = false): string {
   if (err instanceof CliError) return err.message;
+  if (err instanceof TRPCClientError && err.data?.httpStatus === 401)
+    return hasToken ? TOKEN_REFUSED : NOT_SIGNED_IN;
   const net = networkCause(err);
   if (net)
     return `cannot reach the Peloton API at ${baseUrl} (${net}): is the console running? (set PELOTON_URL)`;

@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
 import { apiUrl } from "./api-client.ts";
+import { tokenFor } from "./credentials.ts";
 import { CliError, describeError } from "./errors.ts";
 import { buildProgram } from "./program.ts";
 
@@ -17,6 +18,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode);
-  console.error(`peloton: ${describeError(err, urlForErrors())}`);
+  const url = urlForErrors();
+  console.error(`peloton: ${describeError(err, url, tokenFor(url) !== null)}`);
   process.exit(err instanceof CliError ? err.exitCode : 1);
 }

@@ -139,3 +139,19 @@ export const hostList = {
   states: (text: string | undefined) => optionValue("--state", hostStates, upperList(text), text),
   limit: (text: string) => optionValue("--limit", hostPageSize, numberOf(text), text),
 };
+
+/**
+ * An argument or a set of them (`{ login, role }`) parsed by the API's own
+ * input schema: a refusal names the field the rule is about, else `option`.
+ */
+export function parseOption<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  option: string,
+): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.length ? issue.path.join(".") : option;
+  throw new CliError(`${field}: ${issue ? ruleOf(issue) : "is invalid"}`);
+}

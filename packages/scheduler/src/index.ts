@@ -53,6 +53,18 @@ export {
 } from "./hostmgr/task-logs.ts";
 export { unfinishedTasksOf } from "./hostmgr/unfinished-tasks.ts";
 export {
+  createIdentityService,
+  type IdentityActing,
+  type IdentityFailure,
+  type IdentityFailureKind,
+  type IdentityResult,
+  type IdentityService,
+  placeholderEmail,
+  type TokenCreation,
+  type UserCreation,
+  type UserUpdate,
+} from "./identity/index.ts";
+export {
   type ActionInstances,
   actOnJob,
   type JobAction,

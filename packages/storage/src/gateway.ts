@@ -5,6 +5,7 @@ import { changesRepository } from "./repositories/changes.ts";
 import { clusterIdentityRepository } from "./repositories/cluster-identity.ts";
 import { entitlementSamplesRepository } from "./repositories/entitlement-samples.ts";
 import { hostsRepository } from "./repositories/hosts.ts";
+import { identityRepository } from "./repositories/identity.ts";
 import { jobsRepository } from "./repositories/jobs.ts";
 import { overviewRepository } from "./repositories/overview.ts";
 import { placementReadsRepository } from "./repositories/placement-reads.ts";
@@ -47,6 +48,7 @@ function repositories(db: DbOrTx) {
     preemptorReads: preemptorReadsRepository(db),
     overview: overviewRepository(db),
     audit: auditRepository(db),
+    identity: identityRepository(db),
     changes: changesRepository(db),
   };
 }

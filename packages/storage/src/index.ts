@@ -66,6 +66,16 @@ export {
   type HostUpsert,
 } from "./repositories/hosts.ts";
 export {
+  type ApiTokenRecord,
+  CREDENTIAL_PROVIDER,
+  type NewApiToken,
+  type NewUser,
+  type TeamRecord,
+  type UserChange,
+  type UserQuery,
+  type UserRecord,
+} from "./repositories/identity.ts";
+export {
   JOB_SORT_KEYS,
   type JobCountsRecord,
   type JobDetailRecord,

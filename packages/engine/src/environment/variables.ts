@@ -84,7 +84,7 @@ export const VARIABLES = {
   PELOTON_DEMO: variable({
     schema: flag(true),
     shown: "`1`",
-    meaning: "`0` skips the demo pool tree on an empty database",
+    meaning: "`0` skips the demo pool tree (and the demo teams and users) on an empty database",
   }),
   MESOS_MASTER_URL: variable({
     schema: z
@@ -170,7 +170,7 @@ export const VARIABLES = {
       "`1`: a failed start-up also prints its stack trace, and the embedded PostgreSQL's own log goes to stderr",
   }),
   PELOTON_ADMIN_PASSWORD: variable({
-    schema: z.string().min(8, "must be at least 8 characters").optional(),
+    schema: z.string().min(12, "must be at least 12 characters").optional(),
     shown: "(random, printed once)",
     meaning: "the password of the `admin` user created on an empty database",
     secret: true,

@@ -12,6 +12,7 @@ import { readOnlyView, type StorageGateway } from "@peloton/storage";
 import { type ClusterKind, clusterLogs, DEFAULT_CLUSTER_KIND } from "../hostmgr/clusters.ts";
 import { actOnHost, type HostAction, type HostActionResult } from "../hostmgr/host-actions.ts";
 import type { TaskLogReader } from "../hostmgr/task-logs.ts";
+import { createIdentityService, type IdentityService } from "../identity/index.ts";
 import { actOnJob, type JobAction, type JobActionResult } from "../jobmgr/actions.ts";
 import { type CreateJobResult, createJob, type JobSubmission } from "../jobmgr/create-job.ts";
 import { createRespoolService, type RespoolService } from "../resmgr/respool/service.ts";
@@ -37,6 +38,8 @@ export interface SchedulerServices {
   };
   /** Runs' logs, from any replica. */
   logs: TaskLogReader;
+  /** People, teams, memberships and personal tokens (identity/service.ts). */
+  identity: IdentityService;
   audit: {
     /** Records an attempt the policy refused (nothing else changes). */
     refused(attempt: RefusedAttempt): Promise<void>;
@@ -75,6 +78,7 @@ export function schedulerServices(
       act: (hostname, action, actor, reason) => actOnHost(gateway, hostname, action, actor, reason),
     },
     logs: clusterLogs(readOnlyView(gateway), cluster),
+    identity: createIdentityService(gateway),
     audit: {
       refused: ({ reason, ...attempt }) => gateway.audit.record({ ...attempt, refusal: reason }),
     },

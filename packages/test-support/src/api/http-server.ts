@@ -19,7 +19,7 @@ export interface ServedApi {
 }
 
 /** Node's request as a fetch Request (the body streamed, as Next hands it to a route). */
-function toRequest(req: IncomingMessage, base: string): Request {
+export function toRequest(req: IncomingMessage, base: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers))
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -36,7 +36,8 @@ function toRequest(req: IncomingMessage, base: string): Request {
   } as RequestInit);
 }
 
-function send(response: Response, res: ServerResponse): void {
+/** A fetch Response written to Node's response, streamed. */
+export function send(response: Response, res: ServerResponse): void {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) {
     res.end();
