@@ -11,8 +11,9 @@ export function isPublicPage(pathname: string): boolean {
  * the overview, so a link cannot send someone elsewhere after they sign in.
  */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
-  if (/[\u0000-\u001f]/.test(next)) return "/";
+  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  // Browsers drop tabs and newlines in URLs: "/\t/evil.example" would become "//evil.example".
+  if ([...next].some((c) => c.charCodeAt(0) < 0x20)) return "/";
   const pathOnly = next.split(/[?#]/)[0] ?? "/";
   return isPublicPage(pathOnly) ? "/" : next;
 }
