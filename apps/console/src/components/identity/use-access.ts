@@ -10,7 +10,9 @@ import { useMe } from "./use-me";
 
 export type Access = { allowed: true; reason?: undefined } | { allowed: false; reason: string };
 
-const UNKNOWN: Access = { allowed: false, reason: "checking who you are…" };
+/** While `me.get` loads: disabled, but not worth a visible note (access-note.tsx skips it). */
+export const CHECKING = "checking who you are…";
+const UNKNOWN: Access = { allowed: false, reason: CHECKING };
 const SIGNED_OUT: Access = { allowed: false, reason: "sign in first" };
 
 function asAccess(d: Decision): Access {
