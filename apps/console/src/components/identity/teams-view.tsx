@@ -4,7 +4,7 @@ import { Plus, Trash2, UserMinus, UserPlus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Card, EmptyState, RowsSkeleton } from "@/components/ui/card";
+import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { ConfirmedAction } from "@/components/ui/confirmed-action";
 import { FormField, INPUT_CLASS } from "@/components/ui/form-field";
 import { LoadError } from "@/components/ui/load-error";
@@ -100,10 +100,14 @@ function TeamCard({
   const [login, setLogin] = useState("");
   const [adding, setAdding] = useState(false);
   return (
-    <Card
-      title={team.name}
-      testId={`team-${team.name}`}
-      action={
+    <section
+      aria-label={`Team ${team.name}`}
+      data-testid={`team-${team.name}`}
+      className="rounded-lg border border-border bg-surface"
+    >
+      <header className="flex items-center justify-between border-b border-border px-4 py-2.5">
+        {/* Not the cards' upper case: a team's name is matched exactly by pools. */}
+        <h2 className="font-mono font-semibold">{team.name}</h2>
         <ConfirmedAction
           label="Delete"
           icon={<Trash2 className="size-3.5" aria-hidden />}
@@ -117,67 +121,69 @@ function TeamCard({
             team gave them. Pools that name it keep the name until someone changes them.
           </p>
         </ConfirmedAction>
-      }
-    >
-      {team.description && <p className="mb-2 text-muted">{team.description}</p>}
-      {team.members.length === 0 ? (
-        <p className="text-muted">No members yet: add someone by their login below.</p>
-      ) : (
-        <ul className="flex flex-wrap gap-1.5" aria-label={`Members of ${team.name}`}>
-          {team.members.map((m) => (
-            <li
-              key={m}
-              className="flex items-center gap-1 rounded border border-border bg-surface-2 py-0.5 pl-2 pr-0.5 font-mono text-xs"
-            >
-              {m}
-              <button
-                type="button"
-                className="rounded p-0.5 text-muted hover:bg-surface hover:text-bad"
-                aria-label={`Remove ${m} from ${team.name}`}
-                title={`Remove ${m} from ${team.name}`}
-                onClick={() =>
-                  void act(`${m} left ${team.name}`, () =>
-                    api.teams.removeMember(team.name, m),
-                  ).catch(() => undefined)
-                }
+      </header>
+      <div className="p-4">
+        {team.description && <p className="mb-2 text-muted">{team.description}</p>}
+        {team.members.length === 0 ? (
+          <p className="text-muted">No members yet: add someone by their login below.</p>
+        ) : (
+          <ul className="flex flex-wrap gap-1.5" aria-label={`Members of ${team.name}`}>
+            {team.members.map((m) => (
+              <li
+                key={m}
+                className="flex items-center gap-1 rounded border border-border bg-surface-2 py-0.5 pl-2 pr-0.5 font-mono text-xs"
               >
-                <UserMinus className="size-3.5" aria-hidden />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form
-        className="mt-3 flex items-center gap-2"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const who = login.trim();
-          if (!who) return;
-          setAdding(true);
-          act(`${who} joined ${team.name}`, () => api.teams.addMember(team.name, who))
-            .then(() => setLogin(""))
-            .catch(() => undefined)
-            .finally(() => setAdding(false));
-        }}
-      >
-        <input
-          aria-label={`Login to add to ${team.name}`}
-          placeholder="login"
-          value={login}
-          maxLength={64}
-          onChange={(e) => setLogin(e.target.value)}
-          className={`${INPUT_CLASS} w-48`}
-        />
-        <Button
-          size="sm"
-          type="submit"
-          disabled={!login.trim() || adding}
-          title={login.trim() ? undefined : "Type their login first"}
+                {m}
+                <button
+                  type="button"
+                  className="rounded p-0.5 text-muted hover:bg-surface hover:text-bad"
+                  aria-label={`Remove ${m} from ${team.name}`}
+                  title={`Remove ${m} from ${team.name}`}
+                  onClick={() =>
+                    void act(`${m} left ${team.name}`, () =>
+                      api.teams.removeMember(team.name, m),
+                    ).catch(() => undefined)
+                  }
+                >
+                  <UserMinus className="size-3.5" aria-hidden />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <form
+          className="mt-3 flex items-center gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const who = login.trim();
+            if (!who) return;
+            setAdding(true);
+            act(`${who} joined ${team.name}`, () => api.teams.addMember(team.name, who))
+              .then(() => setLogin(""))
+              .catch(() => undefined)
+              .finally(() => setAdding(false));
+          }}
         >
-          <UserPlus className="size-3.5" aria-hidden /> Add member
-        </Button>
-      </form>
-    </Card>
+          <input
+            aria-label={`Login to add to ${team.name}`}
+            placeholder="login"
+            value={login}
+            maxLength={64}
+            onChange={(e) => setLogin(e.target.value)}
+            className={`${INPUT_CLASS} min-w-0 flex-1`}
+          />
+          <Button
+            size="sm"
+            type="submit"
+            className="shrink-0 whitespace-nowrap"
+            disabled={!login.trim() || adding}
+            title={login.trim() ? undefined : "Type their login first"}
+          >
+            <UserPlus className="size-3.5" aria-hidden /> Add member
+          </Button>
+        </form>
+      </div>
+    </section>
   );
 }
 

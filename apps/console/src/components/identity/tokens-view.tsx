@@ -1,5 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { format, formatDistanceStrict } from "date-fns";
 import { KeyRound, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -210,6 +211,17 @@ export function TokensView() {
   );
 }
 
+/** "in 3 months" or "expired 2 days ago", the date on hover (RelativeTime reads the past only). */
+function Expiry({ at }: { at: Date }) {
+  const past = at.getTime() <= Date.now();
+  const distance = formatDistanceStrict(at, Date.now());
+  return (
+    <time dateTime={at.toISOString()} title={format(at, "yyyy-MM-dd HH:mm xxx")}>
+      {past ? `expired ${distance} ago` : `in ${distance}`}
+    </time>
+  );
+}
+
 function TokenRowView({ token: t, onRevoke }: { token: TokenRow; onRevoke: () => Promise<void> }) {
   const expired = t.expiresAt !== null && t.expiresAt.getTime() < Date.now();
   return (
@@ -223,16 +235,7 @@ function TokenRowView({ token: t, onRevoke }: { token: TokenRow; onRevoke: () =>
         <RelativeTime at={t.createdAt} />
       </td>
       <td className={TD}>{t.lastUsedAt ? <RelativeTime at={t.lastUsedAt} /> : "never"}</td>
-      <td className={TD}>
-        {t.expiresAt ? (
-          <>
-            {expired ? "expired " : ""}
-            <RelativeTime at={t.expiresAt} />
-          </>
-        ) : (
-          "never"
-        )}
-      </td>
+      <td className={TD}>{t.expiresAt ? <Expiry at={t.expiresAt} /> : "never"}</td>
       <td className={`${TD} text-right`}>
         {t.revokedAt ? (
           <span className="text-xs" data-testid="token-revoked">
