@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { ADMIN_STATE_FILE } from "./e2e/support/auth-env.ts";
 
 // Browser tests drive a production build (next build && next start) in
 // Debian's Chromium: Playwright's own browser download cannot work offline.
@@ -19,6 +20,8 @@ export default defineConfig({
     : [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    // Signed in as the admin (global-setup.ts); specs that need someone else sign in themselves.
+    storageState: ADMIN_STATE_FILE,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {

@@ -1,3 +1,4 @@
+import { readFixture } from "./support/fixture.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 // Next keeps pages it navigated away from rendered but hidden: only visible rows count.
@@ -10,7 +11,10 @@ const auditRow = (page: Page, action: string, target: string) =>
 
 /** A mutation through the API over HTTP, as the CLI makes it (tRPC with superjson). */
 async function mutate(page: Page, procedure: string, input: unknown): Promise<void> {
-  const res = await page.request.post(`/api/trpc/${procedure}`, { data: { json: input } });
+  const res = await page.request.post(`/api/trpc/${procedure}`, {
+    data: { json: input },
+    headers: readFixture().apiHeaders,
+  });
   expect(res.status(), await res.text()).toBe(200);
 }
 

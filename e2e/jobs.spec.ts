@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { createApiClient } from "@peloton/cli";
+import { adminApi, cliEnv } from "./support/auth.ts";
 import { readFixture } from "./support/fixture.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
@@ -80,7 +80,8 @@ function peloton(baseURL: string | undefined, ...args: string[]) {
   return promisify(execFile)(
     process.execPath,
     [resolve(root, "packages/cli/bin/peloton.mjs"), ...args],
-    { env: { ...process.env, PELOTON_URL: baseURL } },
+    // As the admin: the CLI sends PELOTON_TOKEN as its Bearer token.
+    { env: cliEnv(baseURL) },
   );
 }
 
@@ -171,7 +172,7 @@ test.describe("jobs", () => {
     baseURL,
   }) => {
     test.setTimeout(180_000);
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     // A small pool of 2 cores, held by a running service.
     const pool = "/infra/e2e-small";
     await api.pools.create.mutate({
@@ -243,7 +244,7 @@ test.describe("jobs", () => {
     page,
     baseURL,
   }) => {
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const before = (await api.jobs.list.query({ limit: 500 })).items.length;
     await page.goto("/jobs/new?pool=/infra/batch");
     const problems = main(page).getByTestId("job-problems");
@@ -313,7 +314,7 @@ test.describe("jobs", () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/^0\s+e2e-cli\s+0\.5\s+64 MB\s+16 MB\s+[A-Z]+\s+SUCCEEDED/);
 
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const before = (await api.jobs.list.query({ limit: 500 })).items.length;
     for (const [bad, field] of [
       [
@@ -343,7 +344,7 @@ test.describe("jobs", () => {
   }) => {
     const fx = readFixture();
     // Something of this spec's own to stop in bulk, whatever the earlier tests left running.
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const running = await api.jobs.create.mutate({
       pool: "/DefaultResPool",
       yaml: serviceYaml("e2e-bulk-service", 1),
@@ -395,7 +396,7 @@ test.describe("jobs", () => {
   });
 
   test("looks right in the dark theme", async ({ page, baseURL }) => {
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const hello = (await api.jobs.list.query({ text: "e2e-hello", limit: 1 })).items[0]!;
     await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(`/jobs/${hello.id}`);

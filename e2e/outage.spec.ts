@@ -9,7 +9,7 @@
  * suite's database; the suite's own server keeps scheduling meanwhile and
  * the changes are made through its API, as a person on another console would.
  */
-import { createApiClient } from "@peloton/cli";
+import { ADMIN_STATE_FILE, adminApi } from "./support/auth.ts";
 import { ConsoleServer, extraConsolePort } from "./support/console-server.ts";
 import { E2E_AGENTS, type E2eFixture, readFixture } from "./support/fixture.ts";
 import { expect, type Page, test, watchReactErrors } from "./support/test.ts";
@@ -94,7 +94,7 @@ test.describe("outage", () => {
     browser,
   }) => {
     test.setTimeout(240_000);
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const created = await api.jobs.create.mutate({
       pool: "/infra/batch",
       yaml: pinnedJobYaml("e2e-outage"),
@@ -121,7 +121,7 @@ test.describe("outage", () => {
     await markDocument(page);
 
     // A second tab on the hosts page, for an error card made during the outage.
-    const hostsPage = await browser.newPage();
+    const hostsPage = await browser.newPage({ storageState: ADMIN_STATE_FILE });
     const hostsErrors = watchReactErrors(hostsPage);
     await hostsPage.goto(`${server.url}/hosts`);
     await hostsPage.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -227,7 +227,7 @@ test.describe("outage", () => {
     const cut = new ConsoleServer(extraConsolePort(), "postgres://postgres@127.0.0.1:1/peloton");
     await cut.start({ healthy: false });
     // Its own tab: a failed server render is reported as React #441, which is the point here.
-    const tab = await browser.newPage();
+    const tab = await browser.newPage({ storageState: ADMIN_STATE_FILE });
     const errors = watchReactErrors(tab);
     await tab.goto(`${cut.url}/hosts`);
     const card = tab.getByRole("alert").filter({ hasText: "This page could not load" });

@@ -4,7 +4,9 @@ import { expect, test } from "./support/test.ts";
 
 /** The API's overview figures (superjson over GET: numbers are plain JSON). */
 async function summary(request: APIRequestContext) {
-  const res = await request.get("/api/trpc/overview.summary");
+  const res = await request.get("/api/trpc/overview.summary", {
+    headers: readFixture().apiHeaders,
+  });
   const body = (await res.json()) as {
     result: {
       data: {

@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
+import { cliEnv } from "./support/auth.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -152,9 +153,8 @@ test.describe("resource pools", () => {
       promisify(execFile)(
         process.execPath,
         [resolve(root, "packages/cli/bin/peloton.mjs"), ...args],
-        {
-          env: { ...process.env, PELOTON_URL: baseURL },
-        },
+        // As the admin: the CLI sends PELOTON_TOKEN as its Bearer token.
+        { env: cliEnv(baseURL) },
       );
     const created = await peloton(
       "respool",

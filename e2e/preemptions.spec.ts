@@ -7,8 +7,8 @@
  * preemptor answers them.
  */
 
-import { createApiClient } from "@peloton/cli";
 import { formatResource } from "../apps/console/src/lib/format.ts";
+import { adminApi } from "./support/auth.ts";
 import { readFixture } from "./support/fixture.ts";
 import { createPool, journeyJobYaml, running, waitFor } from "./support/preemption-journey.ts";
 import { expect, type Page, test } from "./support/test.ts";
@@ -22,7 +22,7 @@ const main = (page: Page) => page.locator("main#main");
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 
-type Api = ReturnType<typeof createApiClient>;
+type Api = ReturnType<typeof adminApi>;
 type ListInput = Parameters<Api["preemptions"]["list"]["query"]>[0];
 
 /** The first page's ids as the API lists them now (the page shows 50). */
@@ -48,7 +48,7 @@ test.describe("preemptions", () => {
     page,
     baseURL,
   }) => {
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const { preemptions: fx } = readFixture();
     const p = fx.cameBack;
     const task = `${p.victim.jobName}/${p.victim.instanceId}`;
@@ -144,7 +144,7 @@ test.describe("preemptions", () => {
     page,
     baseURL,
   }) => {
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const { preemptions: fx } = readFixture();
     await page.goto("/preemptions?kind=INTRA_POOL");
     await expectRowsAsListed(page, api, { kind: "INTRA_POOL" });
@@ -197,7 +197,7 @@ test.describe("preemptions", () => {
   });
 
   test("Export CSV downloads the rows of the current filters", async ({ page, baseURL }) => {
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     const { preemptions: fx } = readFixture();
     const pool = fx.cameBack.beneficiaryPool!;
     await page.goto(`/preemptions?pool=${encodeURIComponent(pool)}&side=beneficiary`);
@@ -260,7 +260,7 @@ test.describe("preemptions", () => {
     baseURL,
   }) => {
     test.setTimeout(120_000);
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     // One core for the pool (its cap, whatever the backlog takes): two 1-core jobs cannot both run.
     const pool = "/oncall/live";
     await createPool(api, pool, 1, "One core: priorities decide who runs");

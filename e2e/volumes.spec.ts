@@ -5,7 +5,7 @@
  * without a reload; filters live in the URL; a row opens its task, whose
  * page shows the same volume.
  */
-import { createApiClient } from "@peloton/cli";
+import { adminApi } from "./support/auth.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const shot = (page: Page, name: string) =>
@@ -49,7 +49,7 @@ test.describe("volumes", () => {
     page,
     baseURL,
   }) => {
-    const api = createApiClient(baseURL!);
+    const api = adminApi(baseURL!);
     await page.goto("/volumes");
     await expect(page.getByRole("heading", { name: "Volumes" })).toBeVisible();
     await expect(main(page).getByTestId("live-indicator")).toHaveAttribute("data-live", "true");

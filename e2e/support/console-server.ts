@@ -9,6 +9,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { AUTH_ENV } from "./auth-env.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const nextBin = resolve(repoRoot, "node_modules/next/dist/bin/next");
@@ -47,6 +48,8 @@ export class ConsoleServer {
         env: {
           ...process.env,
           DATABASE_URL: this.databaseUrl,
+          // The suite's auth secret: the specs' session cookie works here too.
+          ...AUTH_ENV,
           NEXT_TELEMETRY_DISABLED: "1",
           PORT: String(this.port),
         },

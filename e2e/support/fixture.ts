@@ -106,6 +106,10 @@ export interface E2eFixture {
   backlogJobs: { id: string; name: string; pool: string }[];
   jobs: number;
   tasks: number;
+  /** An admin API token (global-setup.ts), for the specs' API calls and CLI runs. */
+  adminToken: string;
+  /** Headers that make a raw HTTP request to the API act as the admin (`authorization: Bearer`). */
+  apiHeaders: Record<string, string>;
 }
 
 /**

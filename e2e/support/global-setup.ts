@@ -5,10 +5,21 @@
  * (workload.ts) and a wait until the scheduler has settled it — what fits
  * runs, the rest waits with its reason — so that every spec starts from the
  * same picture. Runs after Playwright's web server is up.
+ *
+ * First it signs in as the admin (auth.ts): the browser state every spec
+ * starts from, and an admin API token for the work below and the specs' own
+ * API calls and CLI runs.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { createApiClient } from "@peloton/cli";
 import type { FullConfig } from "@playwright/test";
+import {
+  ADMIN_STATE_FILE,
+  apiClientWithToken,
+  E2E_ADMIN_LOGIN,
+  E2E_ADMIN_PASSWORD,
+  mutateAs,
+  signIn,
+} from "./auth.ts";
 import { type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
 import { preemptionJourney } from "./preemption-journey.ts";
 import { BACKLOG, backlogYaml } from "./workload.ts";
@@ -20,7 +31,18 @@ const SETTLE_MS = 90_000;
 export default async function globalSetup(config: FullConfig): Promise<void> {
   const baseUrl = config.projects[0]?.use.baseURL;
   if (!baseUrl) throw new Error("playwright.config.ts names no baseURL");
-  const api = createApiClient(baseUrl);
+  const admin = await signIn(baseUrl, E2E_ADMIN_LOGIN, E2E_ADMIN_PASSWORD);
+  await admin.storageState({ path: ADMIN_STATE_FILE });
+  const { token } = await mutateAs<{ token: string }>(admin, baseUrl, "tokens.create", {
+    name: "e2e-admin",
+  });
+  await admin.dispose();
+  const auth = { adminToken: token, apiHeaders: { authorization: `Bearer ${token}` } };
+  writeFileSync(
+    FIXTURE_FILE,
+    JSON.stringify({ ...JSON.parse(readFileSync(FIXTURE_FILE, "utf8")), ...auth }, null, 2),
+  );
+  const api = apiClientWithToken(baseUrl, token);
   const preemptions = await preemptionJourney(api);
   const backlogJobs: E2eFixture["backlogJobs"] = [];
   for (const [pool, instances, cpu] of BACKLOG) {
@@ -45,7 +67,7 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
       writeFileSync(
         FIXTURE_FILE,
         JSON.stringify(
-          { ...fixture, preemptions, backlogJobs, jobs: s.jobs, tasks: s.tasks },
+          { ...fixture, ...auth, preemptions, backlogJobs, jobs: s.jobs, tasks: s.tasks },
           null,
           2,
         ),

@@ -18,11 +18,11 @@
  *      comes back when urgent-report has ended
  *   3. nightly-reports is stopped: r3 is free for the specs
  */
-import type { createApiClient } from "@peloton/cli";
 import type { PreemptionRecord } from "@peloton/storage";
+import type { apiClientWithToken } from "./auth.ts";
 import { type PreemptionsFixture, preemptionFixture } from "./fixture.ts";
 
-type Api = ReturnType<typeof createApiClient>;
+type Api = ReturnType<typeof apiClientWithToken>;
 
 export const ONCALL_POOLS = ["/oncall", "/oncall/reports", "/oncall/adhoc"] as const;
 

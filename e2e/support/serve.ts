@@ -16,10 +16,13 @@ import { bootSystem } from "@peloton/scheduler/boot";
 import { openGateway } from "@peloton/storage";
 import { killTaskProcesses } from "@peloton/test-support/mesos/task-processes.ts";
 import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
+import { AUTH_ENV } from "./auth-env.ts";
 import { E2E_AGENTS, type E2eFixture, FIXTURE_FILE } from "./fixture.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 
+// Before anything boots: the first start creates the admin with this password (docs/identity.md).
+Object.assign(process.env, AUTH_ENV);
 const db = await createScratchDatabase("peloton_e2e", { migrate: false });
 const booted = await bootSystem({
   databaseUrl: db.url,
@@ -47,7 +50,10 @@ await gateway.hosts.upsert({
 const summary = await gateway.overview.clusterSummary();
 const allPools = await gateway.pools.listAll();
 await gateway.close();
-const fixture: Omit<E2eFixture, "backlogJobs" | "jobs" | "tasks" | "preemptions"> = {
+const fixture: Omit<
+  E2eFixture,
+  "backlogJobs" | "jobs" | "tasks" | "preemptions" | "adminToken" | "apiHeaders"
+> = {
   pools: summary.pools,
   poolPaths: allPools.filter((p) => p.parentId).map((p) => p.path),
   // The sim's agents register UP before the console serves its first page.
@@ -77,6 +83,8 @@ const server = spawn(
     env: {
       ...process.env,
       DATABASE_URL: db.url,
+      // A known admin password and auth secret: global-setup.ts signs in with them.
+      ...AUTH_ENV,
       PELOTON_DEMO: "0",
       MESOS_MASTER_URL: "",
       PELOTON_SIM_AGENTS: agentFile,

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
+import { AppShell } from "@/components/shell/app-shell";
 import { Header } from "@/components/shell/header";
 import { SideNav } from "@/components/shell/side-nav";
 import "./globals.css";
@@ -22,13 +23,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           >
             Skip to content
           </a>
-          <Header />
-          <div className="flex">
-            <SideNav />
-            <main id="main" className="min-w-0 flex-1 px-6 py-5">
-              {children}
-            </main>
-          </div>
+          <AppShell header={<Header />} nav={<SideNav />}>
+            {children}
+          </AppShell>
         </Providers>
       </body>
     </html>

@@ -2,6 +2,9 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
+import { AccessNote } from "@/components/identity/access-note";
+import { refusal, useAccessDecider } from "@/components/identity/use-access";
+import { Button } from "@/components/ui/button";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { KeysetPager } from "@/components/ui/keyset-pager";
@@ -33,6 +36,8 @@ const VIRTUAL_FROM = 60;
 const ROW_PX = 52;
 
 type Action = { kind: "drain" | "up"; host: HostRow };
+/** Why the signed-in person may not drain or bring up hosts (undefined: they may). */
+type Refused = Record<Action["kind"], string | undefined>;
 
 export function HostsView({ initial, initialQuery }: { initial: HostsPage; initialQuery: string }) {
   const trpc = useTRPC();
@@ -47,6 +52,12 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
   );
   const zones = useQuery(trpc.hosts.zones.queryOptions());
   const [action, setAction] = useState<Action | null>(null);
+  const decide = useAccessDecider();
+  const drainAccess = decide({ kind: "host.act", verb: "drain", hostname: "" });
+  const refused: Refused = {
+    drain: refusal(drainAccess),
+    up: refusal(decide({ kind: "host.act", verb: "up", hostname: "" })),
+  };
 
   // Any change of filter or sort starts again at the first page.
   const go = (next: Partial<HostsQuery>) => setQuery({ cursor: null, ...next });
@@ -68,6 +79,7 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
   return (
     <div className="space-y-4">
       <PageHeader title="Hosts" live={list} />
+      <AccessNote access={drainAccess} />
 
       <fieldset className="flex flex-wrap items-center gap-3" aria-label="Filters">
         <input
@@ -143,6 +155,7 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
           query={query}
           onSort={(sort, order) => go({ sort, order })}
           onAction={setAction}
+          refused={refused}
         />
       )}
 
@@ -190,11 +203,13 @@ function HostsTable({
   query,
   onSort,
   onAction,
+  refused,
 }: {
   rows: HostRow[];
   query: HostsQuery;
   onSort: (sort: SortKey, order: "asc" | "desc") => void;
   onAction: (a: Action) => void;
+  refused: Refused;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const {
@@ -247,7 +262,7 @@ function HostsTable({
       <tbody>
         <PadRow height={padTop} colSpan={9} />
         {shown.map(({ row: h }) => (
-          <HostRowView key={h.hostname} h={h} onAction={onAction} />
+          <HostRowView key={h.hostname} h={h} onAction={onAction} refused={refused} />
         ))}
         <PadRow height={padBottom} colSpan={9} />
       </tbody>
@@ -255,7 +270,15 @@ function HostsTable({
   );
 }
 
-function HostRowView({ h, onAction }: { h: HostRow; onAction: (a: Action) => void }) {
+function HostRowView({
+  h,
+  onAction,
+  refused,
+}: {
+  h: HostRow;
+  onAction: (a: Action) => void;
+  refused: Refused;
+}) {
   const since = new Date(h.stateSince);
   const attributes = Object.entries(h.attributes);
   return (
@@ -334,22 +357,22 @@ function HostRowView({ h, onAction }: { h: HostRow; onAction: (a: Action) => voi
       </td>
       <td className="whitespace-nowrap py-2 pr-3 text-right">
         {h.state === "UP" && (
-          <button
-            type="button"
+          <Button
+            size="sm"
             onClick={() => onAction({ kind: "drain", host: h })}
-            className="rounded-md border border-border px-2 py-0.5 text-xs hover:bg-surface-2"
+            disabledReason={refused.drain}
           >
             Drain
-          </button>
+          </Button>
         )}
         {(h.state === "DRAINING" || h.state === "DRAINED") && (
-          <button
-            type="button"
+          <Button
+            size="sm"
             onClick={() => onAction({ kind: "up", host: h })}
-            className="rounded-md border border-border px-2 py-0.5 text-xs hover:bg-surface-2"
+            disabledReason={refused.up}
           >
             Bring up
-          </button>
+          </Button>
         )}
         {h.state === "DOWN" && (
           <span

@@ -4,6 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, RotateCcw, Square, XCircle } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import { useAccessDecider } from "@/components/identity/use-access";
+import { usePoolFactsByPath } from "@/components/identity/use-pool-facts";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { JobRow } from "@/lib/api-types";
@@ -34,8 +36,25 @@ export function BulkActions({ jobs, onClear }: { jobs: JobRow[]; onClear: () => 
   const [verb, setVerb] = useState<Verb | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcomes, setOutcomes] = useState<{ verb: Verb; items: Outcome[] } | null>(null);
-  const stoppable = jobs.filter((j) => !isTerminalJobState(j.state) && j.goalState !== "KILLED");
-  const restartable = jobs.filter((j) => j.goalState !== "DELETED");
+  const decide = useAccessDecider();
+  const facts = usePoolFactsByPath();
+  // Each job by the signed-in person's rights in its pool (the API decides the same per job).
+  const refusal = (job: JobRow, verb: Verb): string | undefined => {
+    const pool = facts?.get(job.poolPath) ?? null;
+    const access = decide(pool && { kind: "job.act", verb, pool });
+    return access.allowed ? undefined : access.reason;
+  };
+  const inState = {
+    stop: jobs.filter((j) => !isTerminalJobState(j.state) && j.goalState !== "KILLED"),
+    restart: jobs.filter((j) => j.goalState !== "DELETED"),
+  };
+  const stoppable = inState.stop.filter((j) => !refusal(j, "stop"));
+  const restartable = inState.restart.filter((j) => !refusal(j, "restart"));
+  /** Why none of the selected jobs can take the verb: their state, or the first refusal. */
+  const whyNone = (verb: Verb, stateReason: string): string => {
+    const refused = inState[verb].map((j) => refusal(j, verb)).find(Boolean);
+    return inState[verb].length === 0 ? stateReason : (refused ?? stateReason);
+  };
   const targets = verb === "stop" ? stoppable : restartable;
 
   const run = async (v: Verb) => {
@@ -80,10 +99,9 @@ export function BulkActions({ jobs, onClear }: { jobs: JobRow[]; onClear: () => 
             size="sm"
             variant="danger"
             onClick={() => setVerb("stop")}
-            disabled={stoppable.length === 0}
-            title={
+            disabledReason={
               stoppable.length === 0
-                ? "Every selected job has ended or is being stopped already"
+                ? whyNone("stop", "Every selected job has ended or is being stopped already")
                 : undefined
             }
           >
@@ -93,8 +111,11 @@ export function BulkActions({ jobs, onClear }: { jobs: JobRow[]; onClear: () => 
           <Button
             size="sm"
             onClick={() => setVerb("restart")}
-            disabled={restartable.length === 0}
-            title={restartable.length === 0 ? "Every selected job is being deleted" : undefined}
+            disabledReason={
+              restartable.length === 0
+                ? whyNone("restart", "Every selected job is being deleted")
+                : undefined
+            }
           >
             <RotateCcw className="size-3.5" aria-hidden />
             Restart{restartable.length < jobs.length ? ` ${restartable.length}` : ""}
@@ -167,7 +188,8 @@ export function BulkActions({ jobs, onClear }: { jobs: JobRow[]; onClear: () => 
           <p className="mt-2 text-xs">
             {jobs.length - targets.length} selected job
             {jobs.length - targets.length === 1 ? " is" : "s are"} left out:{" "}
-            {verb === "stop" ? "already ended or being stopped" : "being deleted"}.
+            {verb === "stop" ? "already ended or being stopped" : "being deleted"}, or in a pool
+            where you may not {verb} jobs.
           </p>
         )}
       </ConfirmDialog>

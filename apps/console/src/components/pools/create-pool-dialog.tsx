@@ -1,9 +1,11 @@
 "use client";
+import type { PoolFacts } from "@peloton/api/policy";
 import type { PoolFormValues } from "@peloton/api/schemas";
 import * as Dialog from "@radix-ui/react-dialog";
 import { Plus, X } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { refusal, useAccess } from "@/components/identity/use-access";
 import { Button } from "@/components/ui/button";
 import type { Kind } from "@/lib/format";
 import { poolHref } from "@/lib/pools";
@@ -33,16 +35,25 @@ export function newPoolValues(parentLimit: Record<Kind, number>): PoolFormValues
 
 /** "New pool" under `parentPath`: the pool form in a dialog; opens the new pool's page once created. */
 export function CreatePoolDialog({
-  parentPath,
+  parent,
   parentLimit,
   label,
 }: {
-  parentPath: string;
+  /** The parent's facts: who may create pools under it. */
+  parent: PoolFacts;
   parentLimit: Record<Kind, number>;
   label: string;
 }) {
   const [open, setOpen] = useState(false);
   const router = useRouter();
+  const parentPath = parent.path;
+  const refused = refusal(useAccess({ kind: "pool.create", parent }));
+  if (refused)
+    return (
+      <Button variant="primary" disabledReason={refused}>
+        <Plus className="size-4" aria-hidden /> {label}
+      </Button>
+    );
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
@@ -84,6 +95,7 @@ export function CreatePoolDialog({
           {open && (
             <PoolForm
               target={{ action: "create", parentPath }}
+              parentFacts={parent}
               initial={newPoolValues(parentLimit)}
               onCancel={() => setOpen(false)}
               onSaved={(saved) => {

@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
+import { refusal, useAccess } from "@/components/identity/use-access";
+import { factsOf } from "@/components/identity/use-pool-facts";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { PoolDetail } from "@/lib/api-types";
@@ -26,9 +28,11 @@ export function DeletePoolButton({ pool }: { pool: PoolDetail }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const remove = useMutation(trpc.pools.delete.mutationOptions());
-  const reason = whyNotDeletable(pool);
+  const access = useAccess({ kind: "pool.delete", pool: factsOf(pool) });
+  // Who may first (it holds whatever the pool's state), then whether the pool can go.
+  const reason = refusal(access) ?? whyNotDeletable(pool) ?? undefined;
   const trigger = (
-    <Button variant="danger" disabled={reason !== null} title={reason ?? `Delete ${pool.path}`}>
+    <Button variant="danger" disabledReason={reason} title={reason ?? `Delete ${pool.path}`}>
       <Trash2 className="size-4" aria-hidden /> Delete
     </Button>
   );

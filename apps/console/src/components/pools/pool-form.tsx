@@ -8,6 +8,7 @@
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { ApiIssue } from "@peloton/api";
+import type { PoolFacts } from "@peloton/api/policy";
 import {
   configToForm,
   formToConfig,
@@ -19,6 +20,9 @@ import { TRPCClientError } from "@trpc/client";
 import { useEffect, useState } from "react";
 import { get, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
+import { AccessNote } from "@/components/identity/access-note";
+import { refusal, useAccess } from "@/components/identity/use-access";
+import { factsOf, ROOT_FACTS } from "@/components/identity/use-pool-facts";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import type { PoolDetail } from "@/lib/api-types";
@@ -51,8 +55,11 @@ export function PoolForm({
   initial,
   onSaved,
   onCancel,
+  parentFacts,
 }: {
   target: PoolFormTarget;
+  /** Creating: the parent's facts (who may create under it); the root's when not given. */
+  parentFacts?: PoolFacts;
   initial: PoolFormValues;
   onSaved: (saved: { path: string; version: number }) => void;
   onCancel: () => void;
@@ -94,6 +101,12 @@ export function PoolForm({
   const update = useMutation(trpc.pools.update.mutationOptions());
   const saving = create.isPending || update.isPending;
   const blocked = !formState.isValid || issues.length > 0 || (pool !== null && !formState.isDirty);
+  // Who may save: a lead of the owning team (and not give the pool away), or an admin.
+  const access = useAccess(
+    pool
+      ? { kind: "pool.update", pool: factsOf(pool), newOwningTeam: values.owningTeam?.trim() }
+      : { kind: "pool.create", parent: parentFacts ?? ROOT_FACTS },
+  );
 
   const onSubmit = form.handleSubmit(async (data) => {
     const config = formToConfig(data);
@@ -217,12 +230,14 @@ export function PoolForm({
         </Notice>
       )}
 
-      <div className="flex justify-end gap-2">
+      <div className="flex items-center justify-end gap-2">
+        <AccessNote access={access} />
         <Button onClick={onCancel}>Cancel</Button>
         <Button
           type="submit"
           variant="primary"
           disabled={blocked || saving}
+          disabledReason={refusal(access)}
           title={
             blocked
               ? pool && !formState.isDirty

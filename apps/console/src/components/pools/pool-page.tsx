@@ -3,6 +3,9 @@ import { configToForm, SERIES_RANGES, type SeriesRange } from "@peloton/api/sche
 import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { AccessNote } from "@/components/identity/access-note";
+import { useAccess } from "@/components/identity/use-access";
+import { factsOf } from "@/components/identity/use-pool-facts";
 import { PoolPreemptions } from "@/components/preemptions/pool-preemptions";
 import { Card } from "@/components/ui/card";
 import { LiveIndicator } from "@/components/ui/live-indicator";
@@ -75,6 +78,7 @@ export function PoolPage({
   const [tab, setTab] = useSearchParam<Tab>("tab", "overview", TABS);
   const [kind, setKind] = useSearchParam<Kind>("kind", "cpu", DISPLAY_KINDS);
   const [range, setRange] = useSearchParam<SeriesRange>("range", "1h", SERIES_RANGES);
+  const editAccess = useAccess({ kind: "pool.update", pool: factsOf(pool) });
   const childLimit = {
     cpu: pool.resources.cpu.limit,
     gpu: pool.resources.gpu.limit,
@@ -117,11 +121,16 @@ export function PoolPage({
         </div>
         <div className="flex items-center gap-3">
           <LiveIndicator updatedAt={query.dataUpdatedAt} failing={query.isError} />
-          <CreatePoolDialog parentPath={path} parentLimit={childLimit} label="New child pool" />
+          <CreatePoolDialog
+            parent={factsOf(pool)}
+            parentLimit={childLimit}
+            label="New child pool"
+          />
           <DeletePoolButton pool={pool} />
         </div>
       </div>
 
+      <AccessNote access={editAccess} />
       <ClusterCapacity cluster={pool.cluster} />
 
       <Tabs.Root value={tab} onValueChange={(v) => setTab(v as Tab)}>

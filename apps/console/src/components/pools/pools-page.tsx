@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ExpandedState } from "@tanstack/react-table";
 import { useState } from "react";
+import { ROOT_FACTS } from "@/components/identity/use-pool-facts";
 import { Card, EmptyState } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { ResourceBarLegend } from "@/components/ui/resource-bar";
@@ -25,7 +26,7 @@ export function PoolsPage({ initial }: { initial: PoolTree }) {
         live={query}
         actions={
           <CreatePoolDialog
-            parentPath="/"
+            parent={ROOT_FACTS}
             parentLimit={tree.cluster.capacity}
             label="New top-level pool"
           />

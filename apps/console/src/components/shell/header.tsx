@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { ActorBadge } from "./actor-badge";
 import { SearchBox } from "./search-box";
 import { ThemeToggle } from "./theme-toggle";
+import { UserMenu } from "./user-menu";
 
 export function Header() {
   return (
@@ -13,7 +13,7 @@ export function Header() {
       <div className="flex-1">
         <SearchBox />
       </div>
-      <ActorBadge />
+      <UserMenu />
       <ThemeToggle />
     </header>
   );

@@ -1,4 +1,4 @@
-import { type ButtonHTMLAttributes, forwardRef } from "react";
+import { type ButtonHTMLAttributes, forwardRef, useId } from "react";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 
@@ -9,18 +9,47 @@ const VARIANTS: Record<Variant, string> = {
   ghost: "border border-transparent text-muted hover:bg-surface-2 hover:text-fg",
 };
 
-/** The console's buttons. A disabled button says why in its `title` (what a user may not do is explained, not hidden). */
+/**
+ * The console's buttons. What a user may not do is explained, not hidden: a
+ * button given a `disabledReason` is disabled, shows the reason on hover
+ * (`title`) and tells screen readers through aria-describedby.
+ */
 export const Button = forwardRef<
   HTMLButtonElement,
-  ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: "sm" | "md" }
->(function Button({ variant = "secondary", size = "md", className = "", type, ...props }, ref) {
+  ButtonHTMLAttributes<HTMLButtonElement> & {
+    variant?: Variant;
+    size?: "sm" | "md";
+    disabledReason?: string | undefined;
+  }
+>(function Button(
+  { variant = "secondary", size = "md", className = "", type, disabledReason, ...props },
+  ref,
+) {
+  const reasonId = useId();
   const sizing = size === "sm" ? "h-7 px-2 text-xs" : "h-8 px-3";
-  return (
+  const button = (
     <button
       ref={ref}
       type={type ?? "button"}
       className={`inline-flex items-center justify-center gap-1.5 rounded-md font-medium disabled:cursor-not-allowed disabled:opacity-50 ${sizing} ${VARIANTS[variant]} ${className}`}
       {...props}
+      {...(disabledReason
+        ? {
+            disabled: true,
+            title: disabledReason,
+            "aria-describedby": reasonId,
+            "data-refused": "true",
+          }
+        : {})}
     />
+  );
+  if (!disabledReason) return button;
+  return (
+    <>
+      {button}
+      <span id={reasonId} className="sr-only">
+        {disabledReason}
+      </span>
+    </>
   );
 });

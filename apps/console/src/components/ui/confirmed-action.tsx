@@ -36,9 +36,7 @@ export function ConfirmedAction({
     <Button
       size="sm"
       variant={tone === "danger" ? "danger" : "secondary"}
-      disabled={!!disabledReason}
-      title={disabledReason}
-      aria-description={disabledReason}
+      disabledReason={disabledReason}
       onClick={() => setOpen(true)}
     >
       {icon}

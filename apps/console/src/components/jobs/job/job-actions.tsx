@@ -1,9 +1,13 @@
 "use client";
+import type { JobVerb } from "@peloton/api/policy";
 import { useMutation } from "@tanstack/react-query";
 import { Play, RotateCcw, Scaling, Square, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
+import { AccessNote } from "@/components/identity/access-note";
+import { useAccessDecider } from "@/components/identity/use-access";
+import { usePoolFacts } from "@/components/identity/use-pool-facts";
 import { ConfirmedAction } from "@/components/ui/confirmed-action";
 import { INPUT_CLASS } from "@/components/ui/form-field";
 import type { JobDetail } from "@/lib/api-types";
@@ -15,7 +19,21 @@ import { jobActionBlocks } from "../action-blocks";
 export function JobActions({ job }: { job: JobDetail }) {
   const trpc = useTRPC();
   const router = useRouter();
-  const blocks = jobActionBlocks(job);
+  const state = jobActionBlocks(job);
+  const pool = usePoolFacts(job.poolPath);
+  const decide = useAccessDecider();
+  // What the job's state allows first, then what the signed-in person may do in its pool.
+  const why = (verb: JobVerb) => {
+    const access = decide(pool && { kind: "job.act", verb, pool });
+    return state[verb] ?? (access.allowed ? undefined : access.reason);
+  };
+  const blocks = {
+    stop: why("stop"),
+    start: why("start"),
+    restart: why("restart"),
+    scale: why("scale"),
+    delete: why("delete"),
+  };
   const [count, setCount] = useState(String(job.instanceCount));
   const onError = (err: { message: string }) => toast.error(err.message);
   const done = (what: string) => ({
@@ -48,88 +66,91 @@ export function JobActions({ job }: { job: JobDetail }) {
         : undefined;
 
   return (
-    <div className="flex flex-wrap items-center gap-2" data-testid="job-actions">
-      <ConfirmedAction
-        label="Stop"
-        icon={<Square className="size-3.5" aria-hidden />}
-        tone="danger"
-        disabledReason={blocks.stop}
-        title={`Stop ${job.name}?`}
-        confirmLabel="Stop job"
-        onConfirm={() => stop.mutateAsync(ref)}
-      >
-        <p>
-          Its {formatCount(job.instanceCount)} instances are killed and the job ends KILLED. It can
-          be started again.
-        </p>
-      </ConfirmedAction>
-      <ConfirmedAction
-        label="Start"
-        icon={<Play className="size-3.5" aria-hidden />}
-        disabledReason={blocks.start}
-        title={`Start ${job.name} again?`}
-        confirmLabel="Start job"
-        onConfirm={() => start.mutateAsync(ref)}
-      >
-        <p>
-          Instances that ended get a new run
-          {job.type === "BATCH" ? "; succeeded ones stay done" : ""}.
-        </p>
-      </ConfirmedAction>
-      <ConfirmedAction
-        label="Restart"
-        icon={<RotateCcw className="size-3.5" aria-hidden />}
-        disabledReason={blocks.restart}
-        title={`Restart every instance of ${job.name}?`}
-        confirmLabel="Restart job"
-        onConfirm={() => restart.mutateAsync(ref)}
-      >
-        <p>Every instance gets a new run; running ones are killed first.</p>
-      </ConfirmedAction>
-      <ConfirmedAction
-        label="Scale"
-        icon={<Scaling className="size-3.5" aria-hidden />}
-        disabledReason={blocks.scale}
-        title={`Scale ${job.name}`}
-        confirmLabel={countProblem ? "Scale" : `Scale to ${formatCount(newCount)}`}
-        confirmDisabled={!!countProblem}
-        onConfirm={() => scale.mutateAsync({ ...ref, instanceCount: newCount })}
-      >
-        <label className="mt-1 flex flex-col gap-1 text-fg">
-          <span className="text-xs text-muted">
-            Instances (now {formatCount(job.instanceCount)})
-          </span>
-          <input
-            inputMode="numeric"
-            value={count}
-            onChange={(e) => setCount(e.target.value.trim())}
-            aria-invalid={!!countProblem && count !== String(job.instanceCount)}
-            className={INPUT_CLASS}
-            data-testid="scale-input"
-          />
-        </label>
-        <p className="mt-2 text-xs">
-          {countProblem
-            ? `Give ${countProblem === "the job already has this many instances" ? "another count" : countProblem}.`
-            : newCount > job.instanceCount
-              ? `${formatCount(newCount - job.instanceCount)} new instances are queued.`
-              : `Instances ${formatCount(newCount)} to ${formatCount(job.instanceCount - 1)} are killed and deleted.`}
-        </p>
-      </ConfirmedAction>
-      <ConfirmedAction
-        label="Delete"
-        icon={<Trash2 className="size-3.5" aria-hidden />}
-        tone="danger"
-        disabledReason={blocks.delete}
-        title={`Delete ${job.name}?`}
-        confirmLabel="Delete job"
-        onConfirm={() => remove.mutateAsync(ref)}
-      >
-        <p>
-          Every instance is killed, then the job and its tasks are marked DELETED. Their history
-          stays readable.
-        </p>
-      </ConfirmedAction>
+    <div className="flex flex-col items-end gap-1">
+      <div className="flex flex-wrap items-center gap-2" data-testid="job-actions">
+        <ConfirmedAction
+          label="Stop"
+          icon={<Square className="size-3.5" aria-hidden />}
+          tone="danger"
+          disabledReason={blocks.stop}
+          title={`Stop ${job.name}?`}
+          confirmLabel="Stop job"
+          onConfirm={() => stop.mutateAsync(ref)}
+        >
+          <p>
+            Its {formatCount(job.instanceCount)} instances are killed and the job ends KILLED. It
+            can be started again.
+          </p>
+        </ConfirmedAction>
+        <ConfirmedAction
+          label="Start"
+          icon={<Play className="size-3.5" aria-hidden />}
+          disabledReason={blocks.start}
+          title={`Start ${job.name} again?`}
+          confirmLabel="Start job"
+          onConfirm={() => start.mutateAsync(ref)}
+        >
+          <p>
+            Instances that ended get a new run
+            {job.type === "BATCH" ? "; succeeded ones stay done" : ""}.
+          </p>
+        </ConfirmedAction>
+        <ConfirmedAction
+          label="Restart"
+          icon={<RotateCcw className="size-3.5" aria-hidden />}
+          disabledReason={blocks.restart}
+          title={`Restart every instance of ${job.name}?`}
+          confirmLabel="Restart job"
+          onConfirm={() => restart.mutateAsync(ref)}
+        >
+          <p>Every instance gets a new run; running ones are killed first.</p>
+        </ConfirmedAction>
+        <ConfirmedAction
+          label="Scale"
+          icon={<Scaling className="size-3.5" aria-hidden />}
+          disabledReason={blocks.scale}
+          title={`Scale ${job.name}`}
+          confirmLabel={countProblem ? "Scale" : `Scale to ${formatCount(newCount)}`}
+          confirmDisabled={!!countProblem}
+          onConfirm={() => scale.mutateAsync({ ...ref, instanceCount: newCount })}
+        >
+          <label className="mt-1 flex flex-col gap-1 text-fg">
+            <span className="text-xs text-muted">
+              Instances (now {formatCount(job.instanceCount)})
+            </span>
+            <input
+              inputMode="numeric"
+              value={count}
+              onChange={(e) => setCount(e.target.value.trim())}
+              aria-invalid={!!countProblem && count !== String(job.instanceCount)}
+              className={INPUT_CLASS}
+              data-testid="scale-input"
+            />
+          </label>
+          <p className="mt-2 text-xs">
+            {countProblem
+              ? `Give ${countProblem === "the job already has this many instances" ? "another count" : countProblem}.`
+              : newCount > job.instanceCount
+                ? `${formatCount(newCount - job.instanceCount)} new instances are queued.`
+                : `Instances ${formatCount(newCount)} to ${formatCount(job.instanceCount - 1)} are killed and deleted.`}
+          </p>
+        </ConfirmedAction>
+        <ConfirmedAction
+          label="Delete"
+          icon={<Trash2 className="size-3.5" aria-hidden />}
+          tone="danger"
+          disabledReason={blocks.delete}
+          title={`Delete ${job.name}?`}
+          confirmLabel="Delete job"
+          onConfirm={() => remove.mutateAsync(ref)}
+        >
+          <p>
+            Every instance is killed, then the job and its tasks are marked DELETED. Their history
+            stays readable.
+          </p>
+        </ConfirmedAction>
+      </div>
+      <AccessNote access={decide(pool && { kind: "job.act", verb: "restart", pool })} />
     </div>
   );
 }

@@ -5,6 +5,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
+import { AccessNote } from "@/components/identity/access-note";
+import { refusal, useAccess } from "@/components/identity/use-access";
+import { factsOf } from "@/components/identity/use-pool-facts";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import type { PoolRow } from "@/lib/api-types";
@@ -87,9 +90,12 @@ export function NewJobForm({
     : pools.some((p) => p.path === target && isLeafPool(p))
       ? undefined
       : `${target} is not a leaf pool: jobs run in leaf pools only, choose one`;
+  const targetPool = pools.find((p) => p.path === target);
+  // May the signed-in person submit to that pool (an operator of a team it lists)?
+  const access = useAccess(targetPool ? { kind: "job.create", pool: factsOf(targetPool) } : null);
   const blocked = !check.ok
     ? `Fix the ${issues.length} problem${issues.length === 1 ? "" : "s"} in the file first`
-    : poolProblem;
+    : (poolProblem ?? refusal(access));
 
   return (
     <form
@@ -185,6 +191,7 @@ export function NewJobForm({
             </Notice>
           )}
 
+          {targetPool && <AccessNote access={access} />}
           <div className="flex gap-2">
             <Button
               type="submit"
