@@ -4,6 +4,7 @@
  * placement, host manager) are added here as they are built.
  */
 
+export type { Acting } from "./acting.ts";
 export { DEMO_POOLS, demoPoolNames } from "./demo/demo-pools.ts";
 export { ensureRootPool, ROOT_PATH, seedDemoData } from "./demo/seed.ts";
 export {

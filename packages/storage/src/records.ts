@@ -79,6 +79,8 @@ export interface NewJob {
   type: JobType;
   poolId: string;
   owner: string;
+  /** The login that submitted it (jobs.submittedBy). */
+  submittedBy?: string;
   owningTeam?: string;
   labels?: { key: string; value: string }[];
   priority?: number;

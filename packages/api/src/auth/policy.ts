@@ -112,7 +112,11 @@ export function decide(actor: PolicyActor, request: AccessRequest): Decision {
       if (!lead.allowed || isAdmin(actor)) return lead;
       const next = request.newOwningTeam;
       if (next !== undefined && next !== request.pool.owningTeam && !inTeam(actor, next))
-        return refuse(`only admins may give ${request.pool.path} to team "${next}"`);
+        return refuse(
+          next === ""
+            ? `only admins may leave ${request.pool.path} without an owning team`
+            : `only admins may give ${request.pool.path} to team "${next}"`,
+        );
       return ALLOWED;
     }
     case "pool.delete":
