@@ -2,6 +2,8 @@
  * The HTTP edge: the tRPC fetch handler that the console's route serves at
  * /api/trpc, bounded by edge.ts. The CLI and the browser both come through here.
  */
+import type { Actor } from "../auth/actor.ts";
+import { SIGN_IN_FIRST } from "../auth/authorize.ts";
 import { readHealth, replicaFromEnv } from "../health.ts";
 import { preemptionsCsvResponse } from "../preemptions/http.ts";
 import { createTrpcEdge } from "./edge.ts";
@@ -22,8 +24,29 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
   return edge(req);
 }
 
-/** GET /api/preemptions.csv: the preemption history for the page's filters, as a file. */
-export function handlePreemptionsCsv(req: Request): Response {
+/**
+ * Who a request comes from (docs/identity.md): the person a valid Bearer
+ * token or session cookie belongs to, else null. The authentication branch
+ * implements it (auth/resolve.ts); until then nobody is signed in.
+ */
+export async function requestActor(_req: Request): Promise<Actor | null> {
+  return null;
+}
+
+/**
+ * GET /api/preemptions.csv: the preemption history for the page's filters,
+ * as a file; 401 "sign in first" without an actor, like every read.
+ * `resolve` finds the actor (tests give their own).
+ */
+export async function handlePreemptionsCsv(
+  req: Request,
+  resolve: (req: Request) => Promise<Actor | null> = requestActor,
+): Promise<Response> {
+  if ((await resolve(req)) === null)
+    return new Response(`${SIGN_IN_FIRST}\n`, {
+      status: 401,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    });
   return preemptionsCsvResponse(processReads(), new URL(req.url));
 }
 
