@@ -21,9 +21,12 @@ type Kind = "query" | "mutation" | "subscription";
 type WalkedProcedure = { _def: { type: Kind; meta?: { authorized?: boolean } } };
 
 /** Every procedure of the app router by its dotted path ("pools.update"). */
-const PROCEDURES = Object.entries(appRouter._def.procedures as Record<string, WalkedProcedure>).map(
-  ([path, p]) => ({ path, type: p._def.type, meta: p._def.meta }),
-);
+const FLAT = appRouter._def.procedures as unknown as Record<string, WalkedProcedure>;
+const PROCEDURES = Object.entries(FLAT).map(([path, p]) => ({
+  path,
+  type: p._def.type,
+  meta: p._def.meta,
+}));
 const MUTATIONS = PROCEDURES.filter((p) => p.type === "mutation");
 const READS = PROCEDURES.filter((p) => p.type !== "mutation" && p.path !== "system.health");
 

@@ -6,14 +6,14 @@
  * by the same handler, so that a refusal never hides that it does not exist.
  */
 import { parentPath } from "@peloton/engine";
-import type { PoolRecord } from "@peloton/storage";
+import type { PoolPolicyFacts } from "@peloton/storage";
 import type { Access, SignedInContext } from "../auth/authorize.ts";
 import type { HostVerb, JobVerb, PoolFacts, TaskVerb } from "../auth/policy.ts";
 import { hostNotFound } from "./hosts.handler.ts";
 import { jobNotFound } from "./jobs.handler.ts";
 import { failureError, notFound } from "./pools.handler.ts";
 
-function factsOf(pool: Pick<PoolRecord, "path" | "owningTeam" | "ldapGroups">): PoolFacts {
+function factsOf(pool: PoolPolicyFacts): PoolFacts {
   return { path: pool.path, owningTeam: pool.owningTeam, ldapGroups: pool.ldapGroups };
 }
 
@@ -22,7 +22,7 @@ const UNOWNED_ROOT: PoolFacts = { path: "/", owningTeam: "", ldapGroups: [] };
 
 /** An existing pool's facts, or the mutation's own "no such pool". */
 export async function poolFacts(ctx: SignedInContext, path: string): Promise<PoolFacts> {
-  const pool = await ctx.gateway.pools.getByPath(path);
+  const pool = await ctx.gateway.pools.facts(path);
   if (pool === null) throw notFound(path);
   return factsOf(pool);
 }
@@ -31,7 +31,7 @@ export async function poolFacts(ctx: SignedInContext, path: string): Promise<Poo
 export async function parentFacts(ctx: SignedInContext, path: string): Promise<PoolFacts> {
   // A valid path always has a parent ("/" for a top-level pool); the root has none.
   const parent = parentPath(path) ?? "/";
-  const pool = await ctx.gateway.pools.getByPath(parent);
+  const pool = await ctx.gateway.pools.facts(parent);
   if (pool !== null) return factsOf(pool);
   if (parent === "/") return UNOWNED_ROOT;
   // Worded as the create itself words it (the respool rules' PARENT_NOT_FOUND).
@@ -41,11 +41,11 @@ export async function parentFacts(ctx: SignedInContext, path: string): Promise<P
   });
 }
 
-/** The facts of the pool a job runs in; NOT_FOUND when there is no such job. */
+/** The facts of the pool a job runs in (one read); NOT_FOUND when there is no such job. */
 export async function jobPoolFacts(ctx: SignedInContext, jobId: string): Promise<PoolFacts> {
-  const job = await ctx.gateway.jobs.get(jobId);
-  if (job === null) throw jobNotFound(jobId);
-  return poolFacts(ctx, job.poolPath);
+  const pool = await ctx.gateway.jobs.poolFacts(jobId);
+  if (pool === null) throw jobNotFound(jobId);
+  return factsOf(pool);
 }
 
 export async function jobAccess(

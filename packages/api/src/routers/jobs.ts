@@ -30,7 +30,7 @@ export const jobsRouter = router({
   /** Operators of a team that may submit to the pool (the request's, else the file's respoolId). */
   create: authorizedProcedure(jobCreateInput, async (ctx, input) => {
     const path = submissionPool(input);
-    const pool = await ctx.gateway.pools.getByPath(path);
+    const pool = await ctx.gateway.pools.facts(path);
     if (pool === null) throw submissionPoolNotFound(path);
     return {
       request: {

@@ -1,6 +1,6 @@
 import type { GoalState, JobState, JobType, TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { NewJob } from "../records.ts";
+import type { NewJob, PoolPolicyFacts } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
@@ -192,6 +192,14 @@ export function jobsRepository(db: DbOrTx) {
         SELECT ${JOB_COLUMNS} FROM jobs j JOIN resource_pools p ON p.id = j.pool_id
         WHERE j.id = ${id}::uuid`;
       return rows[0] ? toRecord(rows[0]) : null;
+    },
+
+    /** The facts of the pool a job runs in that the policy decides from; null without the job. */
+    async poolFacts(id: string): Promise<PoolPolicyFacts | null> {
+      const rows = await db.$queryRaw<PoolPolicyFacts[]>`
+        SELECT p.path, p.owning_team AS "owningTeam", p.ldap_groups AS "ldapGroups"
+        FROM jobs j JOIN resource_pools p ON p.id = j.pool_id WHERE j.id = ${id}::uuid`;
+      return rows[0] ?? null;
     },
 
     async getDetail(id: string): Promise<JobDetailRecord | null> {
