@@ -122,7 +122,7 @@ describe("decide: the cases beside the table", () => {
         ).toBe(OK);
     expect(
       outcome(actor("OPERATOR", "own team"), { kind: "host.act", verb: "up", hostname: "n" }),
-    ).toBe("only admins and people granted host maintenance may up hosts");
+    ).toBe("only admins and people granted host maintenance may bring up hosts");
   });
 
   it("everyone manages and lists their own tokens", () => {

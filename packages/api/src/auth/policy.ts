@@ -97,6 +97,7 @@ const JOB_VERBS: Record<JobVerb, string> = {
   delete: "delete jobs",
   scale: "scale jobs",
 };
+const HOST_VERBS: Record<HostVerb, string> = { drain: "drain", up: "bring up" };
 const TASK_VERBS: Record<TaskVerb, string> = {
   stop: "stop tasks",
   start: "start tasks",
@@ -129,7 +130,9 @@ export function decide(actor: PolicyActor, request: AccessRequest): Decision {
       return mayOperate(actor, request.pool, TASK_VERBS[request.verb]);
     case "host.act":
       if (isAdmin(actor) || actor.hostMaintenance) return ALLOWED;
-      return refuse(`only admins and people granted host maintenance may ${request.verb} hosts`);
+      return refuse(
+        `only admins and people granted host maintenance may ${HOST_VERBS[request.verb]} hosts`,
+      );
     case "token.manage":
     case "token.list":
       if (actor.userId === request.ownerUserId || isAdmin(actor)) return ALLOWED;
