@@ -14,25 +14,37 @@ import { answerFor } from "./errors/answers.ts";
 import { issuesOf } from "./issues.ts";
 import { transformer } from "./transformer.ts";
 
-const t = initTRPC.context<Context>().create({
-  transformer,
-  // Live streams: a ping keeps proxies from closing an idle stream, and the
-  // client reconnects by itself when pings stop arriving.
-  sse: {
-    ping: { enabled: true, intervalMs: 10_000 },
-    client: { reconnectAfterInactivityMs: 25_000 },
-  },
-  errorFormatter({ shape, error, input, ctx }) {
-    const requestId = ctx?.requestId ?? null;
-    const issues = issuesOf(error.cause, input)?.slice(0, MAX_REPORTED_ISSUES) ?? null;
-    let message = shape.message;
-    if (error.code === "INTERNAL_SERVER_ERROR")
-      message = `internal error${requestId ? ` (request ${requestId})` : ""}; the details are in the server log`;
-    // Stacks stay in the server log, whatever the environment.
-    const { stack: _stack, ...data } = shape.data;
-    return { ...shape, message, data: { ...data, issues, requestId } };
-  },
-});
+/**
+ * What a procedure declares about itself. `authorized`: built by
+ * `authorizedProcedure` (auth/authorize.ts), so the policy decides it; the
+ * router-walk test refuses a mutation without it.
+ */
+export interface ProcedureMeta {
+  authorized?: boolean;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer,
+    // Live streams: a ping keeps proxies from closing an idle stream, and the
+    // client reconnects by itself when pings stop arriving.
+    sse: {
+      ping: { enabled: true, intervalMs: 10_000 },
+      client: { reconnectAfterInactivityMs: 25_000 },
+    },
+    errorFormatter({ shape, error, input, ctx }) {
+      const requestId = ctx?.requestId ?? null;
+      const issues = issuesOf(error.cause, input)?.slice(0, MAX_REPORTED_ISSUES) ?? null;
+      let message = shape.message;
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        message = `internal error${requestId ? ` (request ${requestId})` : ""}; the details are in the server log`;
+      // Stacks stay in the server log, whatever the environment.
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, message, data: { ...data, issues, requestId } };
+    },
+  });
 
 /** Input errors become sentences, database faults 4xx/503 answers (errors/answers.ts). */
 const answers = t.middleware(async ({ next, getRawInput }) => {

@@ -104,6 +104,8 @@ describe("peloton job get, status and query", () => {
     const id = await createJob();
     const got = parse((await peloton("job", "get", id)).stdout);
     expect(got.jobInfo.id).toEqual({ value: id });
+    // Who submitted it: the signed-in login, not the file's owner.
+    expect(got.jobInfo.submittedBy).toBe("cli-user");
     expect(got.jobInfo.config).toMatchObject({
       name: "cli_batch",
       type: "BATCH",

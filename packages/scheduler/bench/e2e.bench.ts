@@ -170,7 +170,7 @@ const benchmarks: Benchmark[] = [
             config: jobConfig(round),
             configYaml: "",
             poolPath: "/bench",
-            actor: "bench",
+            acting: { login: "bench", via: "test" },
           });
           if (!created.ok) throw new Error(`job refused: ${JSON.stringify(created.failure)}`);
           const submitMs = performance.now() - t0;

@@ -21,6 +21,7 @@ export {
   type SchedulerStatus,
   schedulerStatus,
 } from "./assembly/status.ts";
+export type { Acting } from "./common/acting.ts";
 export { LeaderElection, type LeaderElectionOptions, type LeaderTerm } from "./common/leader.ts";
 export { createLogger, type Logger, silentLogger } from "./common/logger.ts";
 export { PeriodicLoop, type PeriodicLoopOptions, type SchedulerLoop } from "./common/loop.ts";
@@ -54,7 +55,6 @@ export {
 export { unfinishedTasksOf } from "./hostmgr/unfinished-tasks.ts";
 export {
   createIdentityService,
-  type IdentityActing,
   type IdentityFailure,
   type IdentityFailureKind,
   type IdentityResult,

@@ -50,7 +50,7 @@ beforeEach(async () => {
     const made = await service.create({
       path: `/${name}`,
       config: { name, resources: [{ kind: "cpu", reservation: 1, limit: 10, share: 1 }] },
-      actor: "test",
+      acting: { login: "test", via: "test" },
     });
     expect(made.ok).toBe(true);
   }

@@ -128,7 +128,12 @@ describe("job manager on mesos-sim", () => {
     });
     await allIn(jobId, "RUNNING");
     await expect.poll(() => jobState(jobId)).toBe("RUNNING");
-    const stopped = await actOnJob(gateway, jobId, { kind: "stop" }, "alice");
+    const stopped = await actOnJob(
+      gateway,
+      jobId,
+      { kind: "stop" },
+      { login: "alice", via: "test" },
+    );
     expect(stopped.ok).toBe(true);
     await allIn(jobId, "KILLED");
     await expect.poll(() => jobState(jobId)).toBe("KILLED");
@@ -141,10 +146,14 @@ describe("job manager on mesos-sim", () => {
     ]);
 
     // Started again: every instance gets a new run; then deleted: killed, and the job is gone.
-    expect((await actOnJob(gateway, jobId, { kind: "start" }, "alice")).ok).toBe(true);
+    expect(
+      (await actOnJob(gateway, jobId, { kind: "start" }, { login: "alice", via: "test" })).ok,
+    ).toBe(true);
     await allIn(jobId, "RUNNING");
     expect((await tasksOf(jobId)).map((t) => t.run_id)).toEqual([2, 2, 2]);
-    expect((await actOnJob(gateway, jobId, { kind: "delete" }, "alice")).ok).toBe(true);
+    expect(
+      (await actOnJob(gateway, jobId, { kind: "delete" }, { login: "alice", via: "test" })).ok,
+    ).toBe(true);
     await allIn(jobId, "DELETED");
     await expect.poll(() => jobState(jobId)).toBe("DELETED");
     expect((await gateway.jobs.list({ limit: 10 })).items).toEqual([]);
@@ -159,14 +168,26 @@ describe("job manager on mesos-sim", () => {
       labels: [{ key: SIM_DURATION_KEY, value: "600000" }],
     });
     await allIn(jobId, "RUNNING");
-    expect((await actOnJob(gateway, jobId, { kind: "scale", instanceCount: 3 }, "alice")).ok).toBe(
-      true,
-    );
+    expect(
+      (
+        await actOnJob(
+          gateway,
+          jobId,
+          { kind: "scale", instanceCount: 3 },
+          { login: "alice", via: "test" },
+        )
+      ).ok,
+    ).toBe(true);
     await expect
       .poll(() => statesOf(jobId), { timeout: 20_000 })
       .toEqual(["RUNNING", "RUNNING", "RUNNING"]);
 
-    await actOnJob(gateway, jobId, { kind: "restart", instances: [{ from: 0, to: 0 }] }, "alice");
+    await actOnJob(
+      gateway,
+      jobId,
+      { kind: "restart", instances: [{ from: 0, to: 0 }] },
+      { login: "alice", via: "test" },
+    );
     await expect
       .poll(async () => (await tasksOf(jobId))[0], { timeout: 20_000 })
       .toMatchObject({ state: "RUNNING", run_id: 2 });
@@ -187,7 +208,12 @@ describe("job manager on mesos-sim", () => {
     const restartEvents = await eventsOf(jobId, 0);
     expect(restartEvents.find((e) => e.state === "KILLING")?.reason).toBe("RESTART_REQUESTED");
 
-    await actOnJob(gateway, jobId, { kind: "scale", instanceCount: 1 }, "alice");
+    await actOnJob(
+      gateway,
+      jobId,
+      { kind: "scale", instanceCount: 1 },
+      { login: "alice", via: "test" },
+    );
     await expect
       .poll(() => statesOf(jobId), { timeout: 20_000 })
       .toEqual(["RUNNING", "DELETED", "DELETED"]);

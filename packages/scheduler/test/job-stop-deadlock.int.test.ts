@@ -78,7 +78,9 @@ async function stopCrossed(
     await resetDatabase();
     const jobId = await jobWithTasks(gateway);
     const writer = await crossingWriter(jobId);
-    const stop = actOnJob(g, jobId, { kind: "stop" }, "alice").catch((e: unknown) => e);
+    const stop = actOnJob(g, jobId, { kind: "stop" }, { login: "alice", via: "test" }).catch(
+      (e: unknown) => e,
+    );
     const stopWasVictim = await writer.crossOnceStopWaits();
     const outcome = await stop;
     if (stopWasVictim || attempt === 3) return { jobId, outcome, stopWasVictim };

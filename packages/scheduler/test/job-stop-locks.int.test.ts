@@ -98,7 +98,7 @@ describe("job stop of a large job while its tasks are being updated", () => {
       );
       // Let the first transactions take their locks, then stop the job among them.
       await new Promise((r) => setTimeout(r, 30 * round));
-      const stop = actOnJob(gateway, jobId, { kind: "stop" }, "test");
+      const stop = actOnJob(gateway, jobId, { kind: "stop" }, { login: "test", via: "test" });
       // The stop really ran while status batches were still being written.
       expect(settled).toBeLessThan(writes.length);
       const [stopped, ...written] = await Promise.all([stop, ...writes]);

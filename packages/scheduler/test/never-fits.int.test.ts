@@ -86,7 +86,7 @@ describe("gangs that can never fit", () => {
       config: jobConfigSchema.parse(job("huge", 16)),
       configYaml: "",
       poolPath: pool,
-      actor: "test",
+      acting: { login: "test", via: "test" },
     });
     // The DOWN host does not count: it may never come back.
     expect(result).toEqual({
@@ -128,7 +128,7 @@ describe("gangs that can never fit", () => {
     const lowered = await service.update({
       path: pool,
       version: stored!.version,
-      actor: "test",
+      acting: { login: "test", via: "test" },
       config: {
         name: "capped",
         resources: [
@@ -139,7 +139,12 @@ describe("gangs that can never fit", () => {
       },
     });
     expect(lowered.ok).toBe(true);
-    const scaled = await actOnJob(gateway, id, { kind: "scale", instanceCount: 2 }, "test");
+    const scaled = await actOnJob(
+      gateway,
+      id,
+      { kind: "scale", instanceCount: 2 },
+      { login: "test", via: "test" },
+    );
     expect(scaled).toMatchObject({
       ok: false,
       failure: {

@@ -197,7 +197,7 @@ describe("placement on mesos-sim", () => {
     );
     expect(volume).toEqual({ hostname: first!.hostname, state: "CREATED", size_mb: 128 });
     // A restart makes a new run; it goes back to the volume's host, where the volume is mounted again.
-    await actOnJob(gateway, db, { kind: "restart" }, "alice");
+    await actOnJob(gateway, db, { kind: "restart" }, { login: "alice", via: "test" });
     await expect
       .poll(async () => (await tasksOf(db))[0], { timeout: 15_000 })
       .toMatchObject({ state: "RUNNING", run_id: 2, hostname: first!.hostname });
@@ -238,7 +238,12 @@ describe("placement on mesos-sim", () => {
     expect(onAgent()).toEqual({ volumes: [`${db}-0`, `${db}-1`], reservedDisk: 512 });
 
     // Scaled down: instance 1 is killed and deleted, then its volume goes back to the agent.
-    await actOnJob(gateway, db, { kind: "scale", instanceCount: 1 }, "alice");
+    await actOnJob(
+      gateway,
+      db,
+      { kind: "scale", instanceCount: 1 },
+      { login: "alice", via: "test" },
+    );
     await expect.poll(volumes, { timeout: 15_000 }).toEqual([
       { instance_id: 0, state: "CREATED" },
       { instance_id: 1, state: "DELETED" },
@@ -249,7 +254,12 @@ describe("placement on mesos-sim", () => {
     });
 
     // Scaled back up: instance 1 runs again on a volume created anew.
-    await actOnJob(gateway, db, { kind: "scale", instanceCount: 2 }, "alice");
+    await actOnJob(
+      gateway,
+      db,
+      { kind: "scale", instanceCount: 2 },
+      { login: "alice", via: "test" },
+    );
     await expect.poll(volumes, { timeout: 15_000 }).toEqual([
       { instance_id: 0, state: "CREATED" },
       { instance_id: 1, state: "CREATED" },
@@ -257,7 +267,7 @@ describe("placement on mesos-sim", () => {
     await allIn(db, "RUNNING");
 
     // The job deleted: every volume destroyed, no disk left reserved.
-    await actOnJob(gateway, db, { kind: "delete" }, "alice");
+    await actOnJob(gateway, db, { kind: "delete" }, { login: "alice", via: "test" });
     await expect.poll(volumes, { timeout: 15_000 }).toEqual([
       { instance_id: 0, state: "DELETED" },
       { instance_id: 1, state: "DELETED" },

@@ -137,7 +137,7 @@ describe("PostgreSQL killed under load", () => {
             config: smallJob(i),
             configYaml: `name: create-${i}`,
             poolPath: pool,
-            actor: "test",
+            acting: { login: "test", via: "test" },
           });
           if (r.ok) answered.push(r.jobId);
           else refused.push(r.failure);

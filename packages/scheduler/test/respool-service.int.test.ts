@@ -34,9 +34,15 @@ beforeEach(async () => {
 
 describe("respool service across replicas", () => {
   it("shows a change another replica committed on the next read (pools are reused only while unchanged)", async () => {
-    expect((await replicaB.create({ path: "/a", config: config("a", 1), actor: "b" })).ok).toBe(
-      true,
-    );
+    expect(
+      (
+        await replicaB.create({
+          path: "/a",
+          config: config("a", 1),
+          acting: { login: "b", via: "test" },
+        })
+      ).ok,
+    ).toBe(true);
     const first = await replicaA.tree();
     expect(first.pools.map((p) => p.resources.cpu.reservation)).toEqual([1]);
     expect(await replicaA.tree()).toEqual(first);
@@ -44,13 +50,13 @@ describe("respool service across replicas", () => {
       path: "/a",
       version: 1,
       config: config("a", 2),
-      actor: "b",
+      acting: { login: "b", via: "test" },
     });
     expect(updated.ok).toBe(true);
     expect(
       (await replicaA.tree()).pools.map((p) => [p.resources.cpu.reservation, p.version]),
     ).toEqual([[2, 2]]);
-    await replicaB.delete({ path: "/a", actor: "b" });
+    await replicaB.delete({ path: "/a", acting: { login: "b", via: "test" } });
     expect((await replicaA.tree()).pools).toEqual([]);
   });
 });

@@ -44,11 +44,13 @@ export type {
   PendingTaskRow,
   PoolHeld,
 } from "./repositories/admission-reads.ts";
-export type {
-  AuditEntry,
-  AuditFacets,
-  AuditQuery,
-  AuditRecord,
+export {
+  AUDIT_OUTCOMES,
+  type AuditEntry,
+  type AuditFacets,
+  type AuditOutcome,
+  type AuditQuery,
+  type AuditRecord,
 } from "./repositories/audit.ts";
 export type { FrameworkRecord, LeaseRecord } from "./repositories/cluster-identity.ts";
 export type {

@@ -39,6 +39,9 @@ export interface PoolRecord {
   resources: Record<ResourceKind, PoolResourceRecord>;
 }
 
+/** What the API's policy reads of a pool (docs/identity.md): who owns it, who may submit to it. */
+export type PoolPolicyFacts = Pick<PoolRecord, "path" | "owningTeam" | "ldapGroups">;
+
 /** The settings users edit; a pool's path and name are its identity. */
 export type PoolSettings = Pick<
   PoolRecord,
@@ -79,6 +82,8 @@ export interface NewJob {
   type: JobType;
   poolId: string;
   owner: string;
+  /** The login that submitted it (jobs.submittedBy). */
+  submittedBy?: string;
   owningTeam?: string;
   labels?: { key: string; value: string }[];
   priority?: number;

@@ -6,6 +6,8 @@
  * is a 403 with the policy's sentence, changes nothing, and leaves an audit
  * row (outcome "refused") naming who tried what.
  */
+
+import type { Acting } from "@peloton/scheduler";
 import { TRPCError } from "@trpc/server";
 import type { z } from "zod";
 import type { Context } from "../context.ts";
@@ -53,26 +55,29 @@ export function authorizedProcedure<S extends z.ZodType>(
   schema: S,
   access: (ctx: SignedInContext, input: z.output<S>) => Access | Promise<Access>,
 ) {
-  return protectedProcedure.input(schema).use(async ({ ctx, input, next }) => {
-    const wanted = await access(ctx, input as z.output<S>);
-    const decision = decide(ctx.actor, wanted.request);
-    if (!decision.allowed) {
-      await ctx.scheduler.audit.refused({
-        actor: ctx.actor.login,
-        via: channelLabel(ctx.actor.via),
-        action: auditActionOf(wanted.request),
-        targetType: wanted.target.type,
-        targetId: wanted.target.id,
-        reason: decision.reason,
-        ...(ctx.requestId ? { requestId: ctx.requestId } : {}),
-      });
-      throw new TRPCError({ code: "FORBIDDEN", message: decision.reason });
-    }
-    return next();
-  });
+  return protectedProcedure
+    .meta({ authorized: true })
+    .input(schema)
+    .use(async ({ ctx, input, next }) => {
+      const wanted = await access(ctx, input as z.output<S>);
+      const decision = decide(ctx.actor, wanted.request);
+      if (!decision.allowed) {
+        await ctx.scheduler.audit.refused({
+          actor: ctx.actor.login,
+          via: channelLabel(ctx.actor.via),
+          action: auditActionOf(wanted.request),
+          targetType: wanted.target.type,
+          targetId: wanted.target.id,
+          reason: decision.reason,
+          ...(ctx.requestId ? { requestId: ctx.requestId } : {}),
+        });
+        throw new TRPCError({ code: "FORBIDDEN", message: decision.reason });
+      }
+      return next();
+    });
 }
 
 /** Who the scheduler's services record as acting: the login and how they came. */
-export function actingOf(ctx: SignedInContext): { login: string; via: string } {
+export function actingOf(ctx: SignedInContext): Acting {
   return { login: ctx.actor.login, via: channelLabel(ctx.actor.via) };
 }

@@ -97,6 +97,7 @@ const JOB_VERBS: Record<JobVerb, string> = {
   delete: "delete jobs",
   scale: "scale jobs",
 };
+const HOST_VERBS: Record<HostVerb, string> = { drain: "drain", up: "bring up" };
 const TASK_VERBS: Record<TaskVerb, string> = {
   stop: "stop tasks",
   start: "start tasks",
@@ -112,7 +113,11 @@ export function decide(actor: PolicyActor, request: AccessRequest): Decision {
       if (!lead.allowed || isAdmin(actor)) return lead;
       const next = request.newOwningTeam;
       if (next !== undefined && next !== request.pool.owningTeam && !inTeam(actor, next))
-        return refuse(`only admins may give ${request.pool.path} to team "${next}"`);
+        return refuse(
+          next === ""
+            ? `only admins may leave ${request.pool.path} without an owning team`
+            : `only admins may give ${request.pool.path} to team "${next}"`,
+        );
       return ALLOWED;
     }
     case "pool.delete":
@@ -125,7 +130,9 @@ export function decide(actor: PolicyActor, request: AccessRequest): Decision {
       return mayOperate(actor, request.pool, TASK_VERBS[request.verb]);
     case "host.act":
       if (isAdmin(actor) || actor.hostMaintenance) return ALLOWED;
-      return refuse(`only admins and people granted host maintenance may ${request.verb} hosts`);
+      return refuse(
+        `only admins and people granted host maintenance may ${HOST_VERBS[request.verb]} hosts`,
+      );
     case "token.manage":
     case "token.list":
       if (actor.userId === request.ownerUserId || isAdmin(actor)) return ALLOWED;

@@ -1,6 +1,7 @@
 /**
  * The audit log (console `/audit` and the overview's activity, `peloton audit
- * list`): every accepted mutation with who, when, what, before and after.
+ * list`): every accepted mutation with who, how (via), when, what, before and
+ * after, and every attempt the policy refused with its reason.
  * Read-only: rows are written by the mutations themselves, in their
  * transactions.
  */
@@ -19,6 +20,7 @@ export const auditRouter = router({
       target: input.target,
       since: input.since,
       until: input.until,
+      outcome: input.outcome,
       limit: input.limit,
       cursor: input.cursor ?? null,
     }),

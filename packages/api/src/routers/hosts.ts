@@ -6,22 +6,14 @@
  */
 import type { HostAction, HostActionFailure } from "@peloton/scheduler";
 import type { HostRecord } from "@peloton/storage";
-import { TRPCError } from "@trpc/server";
+import type { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { SignedInContext } from "../auth/authorize.ts";
-import { protectedProcedure } from "../auth/authorize.ts";
-import { IssuesError } from "../issues.ts";
+import { actingOf, authorizedProcedure, protectedProcedure } from "../auth/authorize.ts";
 import { hostActionInput, hostListInput, hostnameSchema } from "../schemas/hosts.ts";
 import { router } from "../trpc.ts";
-
-/** A refusal about the host named in the input: the message, and the issue on `hostname`. */
-function hostError(code: TRPCError["code"], issueCode: string, message: string): TRPCError {
-  return new TRPCError({
-    code,
-    message,
-    cause: new IssuesError([{ field: "hostname", code: issueCode, message }]),
-  });
-}
+import { hostAccess } from "./access.ts";
+import { hostError, hostNotFound } from "./hosts.handler.ts";
 
 /** What a client sees of a host: the record without the internal agent URL. */
 function view(h: HostRecord) {
@@ -30,8 +22,7 @@ function view(h: HostRecord) {
 }
 
 function refusal(hostname: string, failure: HostActionFailure, action: HostAction): TRPCError {
-  if (failure.kind === "not_found")
-    return hostError("NOT_FOUND", "HOST_NOT_FOUND", `host ${hostname} does not exist`);
+  if (failure.kind === "not_found") return hostNotFound(hostname);
   const why =
     failure.state === "DOWN"
       ? "it is DOWN; it comes back UP when its agent re-registers"
@@ -46,12 +37,7 @@ async function actOnHost(
   input: { hostname: string; reason: string },
   action: HostAction,
 ) {
-  const result = await ctx.scheduler.hosts.act(
-    input.hostname,
-    action,
-    ctx.actor.login,
-    input.reason,
-  );
+  const result = await ctx.scheduler.hosts.act(input.hostname, action, actingOf(ctx), input.reason);
   if (!result.ok) throw refusal(input.hostname, result.failure, action);
   return view(result.host);
 }
@@ -74,19 +60,18 @@ export const hostsRouter = router({
     .input(z.object({ hostname: hostnameSchema }))
     .query(async ({ ctx, input }) => {
       const host = await ctx.gateway.hosts.get(input.hostname);
-      if (host === null)
-        throw hostError("NOT_FOUND", "HOST_NOT_FOUND", `host ${input.hostname} does not exist`);
+      if (host === null) throw hostNotFound(input.hostname);
       return view(host);
     }),
 
   /** Values of the zone attribute with their host counts, for the filter. */
   zones: protectedProcedure.query(({ ctx }) => ctx.gateway.hosts.attributeValues("zone")),
 
-  drain: protectedProcedure
-    .input(hostActionInput)
-    .mutation(({ ctx, input }) => actOnHost(ctx, input, "drain")),
+  drain: authorizedProcedure(hostActionInput, (ctx, input) =>
+    hostAccess(ctx, input.hostname, "drain"),
+  ).mutation(({ ctx, input }) => actOnHost(ctx, input, "drain")),
 
-  up: protectedProcedure
-    .input(hostActionInput)
-    .mutation(({ ctx, input }) => actOnHost(ctx, input, "up")),
+  up: authorizedProcedure(hostActionInput, (ctx, input) =>
+    hostAccess(ctx, input.hostname, "up"),
+  ).mutation(({ ctx, input }) => actOnHost(ctx, input, "up")),
 });

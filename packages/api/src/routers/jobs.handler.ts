@@ -13,7 +13,7 @@ import {
 } from "@peloton/engine";
 import type { CreateJobFailure, JobAction, JobActionFailure } from "@peloton/scheduler";
 import { TRPCError } from "@trpc/server";
-import type { SignedInContext } from "../auth/authorize.ts";
+import { actingOf, type SignedInContext } from "../auth/authorize.ts";
 import { ConfigError, decodePelotonYaml } from "../config/peloton-yaml.ts";
 import { type ApiIssue, IssuesError } from "../issues.ts";
 
@@ -105,12 +105,21 @@ function neverFitsError(
   });
 }
 
-/** `jobs.create`: decode, check, store; nothing is stored when anything is wrong. */
-export async function createFromYaml(
-  ctx: SignedInContext,
-  input: { pool?: string | undefined; yaml: string },
-) {
-  let decoded: ReturnType<typeof decodePelotonYaml<typeof jobConfigSchema>>;
+type DecodedJob = ReturnType<typeof decodePelotonYaml<typeof jobConfigSchema>>;
+
+/**
+ * Decoded once per request: the access check needs the file's pool
+ * (`respoolId`) before the mutation runs, and the mutation needs the same
+ * decoded config. Keyed by the parsed input object, which tRPC hands to the
+ * middleware and the resolver alike.
+ */
+const decodedJobs = new WeakMap<object, DecodedJob>();
+
+/** The job file decoded with the engine's schema, or the 400 naming each bad field and line. */
+export function decodeJobYaml(input: { yaml: string }): DecodedJob {
+  const known = decodedJobs.get(input);
+  if (known) return known;
+  let decoded: DecodedJob;
   try {
     decoded = decodePelotonYaml(input.yaml, jobConfigSchema);
   } catch (err) {
@@ -125,11 +134,37 @@ export async function createFromYaml(
       })),
     );
   }
+  decodedJobs.set(input, decoded);
+  return decoded;
+}
+
+/**
+ * The pool a submission goes to (the request's, else the file's
+ * `respoolId`); the same "name the pool" error as the create when neither.
+ */
+export function submissionPool(input: { pool?: string | undefined; yaml: string }): string {
+  const decoded = decodeJobYaml(input);
+  const path = input.pool ?? decoded.value.respoolId?.value;
+  if (!path) throw failureError({ kind: "no_pool" }, decoded.positionOf);
+  return path;
+}
+
+/** The create's "no such pool", for the access check that reads the pool first. */
+export function submissionPoolNotFound(path: string): TRPCError {
+  return failureError({ kind: "pool_not_found", path }, (field) => ({ field }));
+}
+
+/** `jobs.create`: decode, check, store; nothing is stored when anything is wrong. */
+export async function createFromYaml(
+  ctx: SignedInContext,
+  input: { pool?: string | undefined; yaml: string },
+) {
+  const decoded = decodeJobYaml(input);
   const result = await ctx.scheduler.jobs.create({
     config: decoded.value,
     configYaml: input.yaml,
     poolPath: input.pool,
-    actor: ctx.actor.login,
+    acting: actingOf(ctx),
   });
   if (!result.ok) throw failureError(result.failure, decoded.positionOf);
   return { id: result.jobId, instances: result.instances, pool: result.poolPath };
@@ -195,7 +230,7 @@ export async function act(
   action: JobAction,
   expectedVersion?: number,
 ) {
-  const result = await ctx.scheduler.jobs.act(jobId, action, ctx.actor.login, expectedVersion);
+  const result = await ctx.scheduler.jobs.act(jobId, action, actingOf(ctx), expectedVersion);
   if (!result.ok) throw actionError(result.failure);
   return {
     id: result.jobId,

@@ -7,7 +7,7 @@
  */
 import { isResolvableWaitingReason } from "@peloton/engine";
 import { z } from "zod";
-import { protectedProcedure } from "../auth/authorize.ts";
+import { authorizedProcedure, protectedProcedure } from "../auth/authorize.ts";
 import {
   jobCreateInput,
   jobEventsInput,
@@ -17,12 +17,29 @@ import {
   jobScaleInput,
 } from "../schemas/jobs.ts";
 import { router } from "../trpc.ts";
-import { act, createFromYaml, jobNotFound } from "./jobs.handler.ts";
+import { jobAccess } from "./access.ts";
+import {
+  act,
+  createFromYaml,
+  jobNotFound,
+  submissionPool,
+  submissionPoolNotFound,
+} from "./jobs.handler.ts";
 
 export const jobsRouter = router({
-  create: protectedProcedure
-    .input(jobCreateInput)
-    .mutation(({ ctx, input }) => createFromYaml(ctx, input)),
+  /** Operators of a team that may submit to the pool (the request's, else the file's respoolId). */
+  create: authorizedProcedure(jobCreateInput, async (ctx, input) => {
+    const path = submissionPool(input);
+    const pool = await ctx.gateway.pools.facts(path);
+    if (pool === null) throw submissionPoolNotFound(path);
+    return {
+      request: {
+        kind: "job.create",
+        pool: { path: pool.path, owningTeam: pool.owningTeam, ldapGroups: pool.ldapGroups },
+      },
+      target: { type: "pool", id: pool.path },
+    };
+  }).mutation(({ ctx, input }) => createFromYaml(ctx, input)),
 
   get: protectedProcedure.input(z.object({ id: jobIdSchema })).query(async ({ ctx, input }) => {
     const [job, waiting] = await Promise.all([
@@ -70,29 +87,29 @@ export const jobsRouter = router({
   }),
 
   /** Kill every instance; the job ends KILLED. */
-  stop: protectedProcedure
-    .input(jobRefInput)
-    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "stop" }, input.version)),
+  stop: authorizedProcedure(jobRefInput, (ctx, input) => jobAccess(ctx, input.id, "stop")).mutation(
+    ({ ctx, input }) => act(ctx, input.id, { kind: "stop" }, input.version),
+  ),
 
   /** Run a stopped job again: ended instances get a new run (a batch job's succeeded ones stay done). */
-  start: protectedProcedure
-    .input(jobRefInput)
-    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "start" }, input.version)),
+  start: authorizedProcedure(jobRefInput, (ctx, input) =>
+    jobAccess(ctx, input.id, "start"),
+  ).mutation(({ ctx, input }) => act(ctx, input.id, { kind: "start" }, input.version)),
 
   /** Replace every instance's run with a new one (running ones are killed first). */
-  restart: protectedProcedure
-    .input(jobRefInput)
-    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "restart" }, input.version)),
+  restart: authorizedProcedure(jobRefInput, (ctx, input) =>
+    jobAccess(ctx, input.id, "restart"),
+  ).mutation(({ ctx, input }) => act(ctx, input.id, { kind: "restart" }, input.version)),
 
   /** Kill every instance, then mark the job and its tasks DELETED (their history stays). */
-  delete: protectedProcedure
-    .input(jobRefInput)
-    .mutation(({ ctx, input }) => act(ctx, input.id, { kind: "delete" }, input.version)),
+  delete: authorizedProcedure(jobRefInput, (ctx, input) =>
+    jobAccess(ctx, input.id, "delete"),
+  ).mutation(({ ctx, input }) => act(ctx, input.id, { kind: "delete" }, input.version)),
 
   /** Change the instance count: new instances are queued, removed ones killed and deleted. */
-  scale: protectedProcedure
-    .input(jobScaleInput)
-    .mutation(({ ctx, input }) =>
-      act(ctx, input.id, { kind: "scale", instanceCount: input.instanceCount }, input.version),
-    ),
+  scale: authorizedProcedure(jobScaleInput, (ctx, input) =>
+    jobAccess(ctx, input.id, "scale"),
+  ).mutation(({ ctx, input }) =>
+    act(ctx, input.id, { kind: "scale", instanceCount: input.instanceCount }, input.version),
+  ),
 });

@@ -1,4 +1,4 @@
-import { protectedProcedure } from "../auth/authorize.ts";
+import { actingOf, authorizedProcedure, protectedProcedure } from "../auth/authorize.ts";
 import {
   poolsCreateInput,
   poolsDeleteInput,
@@ -10,6 +10,7 @@ import {
   SERIES_RANGE_MS,
 } from "../schemas/pools.ts";
 import { router } from "../trpc.ts";
+import { parentFacts, poolFacts } from "./access.ts";
 import { mutationOutput, notFound, respool, ruleIssues } from "./pools.handler.ts";
 
 /**
@@ -26,23 +27,32 @@ export const poolsRouter = router({
     return pool;
   }),
 
-  create: protectedProcedure
-    .input(poolsCreateInput)
-    .mutation(async ({ ctx, input }) =>
-      mutationOutput(await respool(ctx).create({ ...input, actor: ctx.actor.login })),
-    ),
+  /** Team leads of the parent's owning team (and admins) create pools under it. */
+  create: authorizedProcedure(poolsCreateInput, async (ctx, input) => ({
+    request: { kind: "pool.create", parent: await parentFacts(ctx, input.path) },
+    target: { type: "pool", id: input.path },
+  })).mutation(async ({ ctx, input }) =>
+    mutationOutput(await respool(ctx).create({ ...input, acting: actingOf(ctx) })),
+  ),
 
-  update: protectedProcedure
-    .input(poolsUpdateInput)
-    .mutation(async ({ ctx, input }) =>
-      mutationOutput(await respool(ctx).update({ ...input, actor: ctx.actor.login })),
-    ),
+  /** Team leads of the owning team edit it; only admins give it to a team they are not in. */
+  update: authorizedProcedure(poolsUpdateInput, async (ctx, input) => ({
+    request: {
+      kind: "pool.update",
+      pool: await poolFacts(ctx, input.path),
+      newOwningTeam: input.config.owningTeam,
+    },
+    target: { type: "pool", id: input.path },
+  })).mutation(async ({ ctx, input }) =>
+    mutationOutput(await respool(ctx).update({ ...input, acting: actingOf(ctx) })),
+  ),
 
-  delete: protectedProcedure
-    .input(poolsDeleteInput)
-    .mutation(async ({ ctx, input }) =>
-      mutationOutput(await respool(ctx).delete({ ...input, actor: ctx.actor.login })),
-    ),
+  delete: authorizedProcedure(poolsDeleteInput, async (ctx, input) => ({
+    request: { kind: "pool.delete", pool: await poolFacts(ctx, input.path) },
+    target: { type: "pool", id: input.path },
+  })).mutation(async ({ ctx, input }) =>
+    mutationOutput(await respool(ctx).delete({ ...input, acting: actingOf(ctx) })),
+  ),
 
   /** A dry run: the rules the change breaks, or whose entitlement moves and by how much. */
   preview: protectedProcedure.input(poolsPreviewInput).query(async ({ ctx, input }) => {

@@ -5,7 +5,7 @@
  * timeline, and its logs.
  */
 import { taskConfigFor } from "@peloton/engine";
-import { protectedProcedure } from "../auth/authorize.ts";
+import { authorizedProcedure, protectedProcedure } from "../auth/authorize.ts";
 import {
   taskActionInput,
   taskEventsInput,
@@ -15,6 +15,7 @@ import {
   taskRefInput,
 } from "../schemas/tasks.ts";
 import { router } from "../trpc.ts";
+import { taskAccess } from "./access.ts";
 import { act } from "./jobs.handler.ts";
 import {
   followLog,
@@ -114,23 +115,23 @@ export const tasksRouter = router({
   }),
 
   /** Kill these instances (all when none are named); the job's goal stays. */
-  stop: protectedProcedure
-    .input(taskActionInput)
-    .mutation(({ ctx, input }) =>
-      act(ctx, input.jobId, { kind: "stop", instances: input.instances ?? "all" }),
-    ),
+  stop: authorizedProcedure(taskActionInput, (ctx, input) =>
+    taskAccess(ctx, input.jobId, "stop"),
+  ).mutation(({ ctx, input }) =>
+    act(ctx, input.jobId, { kind: "stop", instances: input.instances ?? "all" }),
+  ),
 
   /** Start stopped instances again, each as a new run. */
-  start: protectedProcedure
-    .input(taskActionInput)
-    .mutation(({ ctx, input }) =>
-      act(ctx, input.jobId, { kind: "start", instances: input.instances ?? "all" }),
-    ),
+  start: authorizedProcedure(taskActionInput, (ctx, input) =>
+    taskAccess(ctx, input.jobId, "start"),
+  ).mutation(({ ctx, input }) =>
+    act(ctx, input.jobId, { kind: "start", instances: input.instances ?? "all" }),
+  ),
 
   /** Replace these instances' runs with new ones. */
-  restart: protectedProcedure
-    .input(taskActionInput)
-    .mutation(({ ctx, input }) =>
-      act(ctx, input.jobId, { kind: "restart", instances: input.instances ?? "all" }),
-    ),
+  restart: authorizedProcedure(taskActionInput, (ctx, input) =>
+    taskAccess(ctx, input.jobId, "restart"),
+  ).mutation(({ ctx, input }) =>
+    act(ctx, input.jobId, { kind: "restart", instances: input.instances ?? "all" }),
+  ),
 });

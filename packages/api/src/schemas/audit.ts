@@ -14,6 +14,10 @@ import { z } from "zod";
 import { opaqueCursorSchema } from "./cursors.ts";
 import { timeBoundSchema } from "./preemptions.ts";
 
+/** An audit row's outcome: the change was made, or the policy refused it (nothing changed). */
+export const AUDIT_OUTCOMES = ["allowed", "refused"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
 export const auditListInput = z
   .object({
     actor: boundedText(MAX_NAME_LENGTH, { trim: true, min: 1 }).optional(),
@@ -26,6 +30,8 @@ export const auditListInput = z
     target: boundedText(MAX_POOL_PATH_LENGTH, { trim: true, min: 1 }).optional(),
     since: timeBoundSchema.optional(),
     until: timeBoundSchema.optional(),
+    /** Accepted changes, or the attempts the policy refused. */
+    outcome: z.enum(AUDIT_OUTCOMES).optional(),
     limit: z.number().int().min(1).max(200).default(50),
     cursor: opaqueCursorSchema.nullish(),
   })

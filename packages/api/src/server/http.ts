@@ -2,6 +2,9 @@
  * The HTTP edge: the tRPC fetch handler that the console's route serves at
  * /api/trpc, bounded by edge.ts. The CLI and the browser both come through here.
  */
+
+import type { Actor } from "../auth/actor.ts";
+import { SIGN_IN_FIRST } from "../auth/authorize.ts";
 import { CSRF_REFUSAL, isCrossSiteMutation } from "../auth/csrf.ts";
 import { processAuthSettings } from "../auth/process.ts";
 import { resolveActor } from "../auth/resolve.ts";
@@ -27,8 +30,20 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
   return edge(req);
 }
 
-/** GET /api/preemptions.csv: the preemption history for the page's filters, as a file. */
-export function handlePreemptionsCsv(req: Request): Response {
+/**
+ * GET /api/preemptions.csv: the preemption history for the page's filters,
+ * as a file; 401 "sign in first" without an actor, like every read.
+ * `resolve` finds the actor (tests give their own).
+ */
+export async function handlePreemptionsCsv(
+  req: Request,
+  resolve: (req: Request) => Promise<Actor | null> = resolveActor,
+): Promise<Response> {
+  if ((await resolve(req)) === null)
+    return new Response(`${SIGN_IN_FIRST}\n`, {
+      status: 401,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    });
   return preemptionsCsvResponse(processReads(), new URL(req.url));
 }
 

@@ -1,9 +1,13 @@
 /**
  * `peloton job stop`: one job by id, or every active job (INITIALIZED,
  * PENDING, RUNNING) of an owner or with labels, each stopped on its own and
- * reported, as Peloton's JobStopAction does.
+ * reported, as Peloton's JobStopAction does. The owner only picks the jobs;
+ * the API decides each stop by the caller's rights on the job's pool
+ * (docs/identity.md), so a stop the policy refuses is reported as refused,
+ * with its reason, and the others go ahead.
  */
 import { isTerminalJobState, type JobState } from "@peloton/api/schemas";
+import { TRPCClientError } from "@trpc/client";
 import type { ApiClient } from "../api-client.ts";
 import { apiUrl } from "../api-client.ts";
 import { CliError, describeError } from "../errors.ts";
@@ -59,6 +63,7 @@ export async function stopJobs(
   }
 
   const stopped: string[] = [];
+  const refused: string[] = [];
   const failed: string[] = [];
   for (const id of ids) {
     try {
@@ -66,10 +71,26 @@ export async function stopJobs(
       print(`Successfully signalled ${r.instances.length} tasks for stopping`);
       stopped.push(id);
     } catch (err) {
-      print(`Error stopping job ${id}: ${describeError(err, apiUrl())}`);
-      failed.push(id);
+      if (isRefusal(err)) {
+        print(`Refused stopping job ${id}: ${describeError(err, apiUrl())}`);
+        refused.push(id);
+      } else {
+        print(`Error stopping job ${id}: ${describeError(err, apiUrl())}`);
+        failed.push(id);
+      }
     }
   }
   print(`Stopping jobs: [${stopped.join(" ")}]`);
+  if (refused.length > 0) print(`Refused jobs: [${refused.join(" ")}]`);
   if (failed.length > 0) throw new CliError(`Error stopping jobs: [${failed.join(" ")}]`);
+  if (refused.length > 0)
+    throw new CliError(`not allowed to stop ${refused.length} of the ${ids.length} jobs`);
+}
+
+/** The policy said no (403): the job stays as it is, and the reason is the API's sentence. */
+function isRefusal(err: unknown): boolean {
+  return (
+    err instanceof TRPCClientError &&
+    (err.data as { code?: string } | undefined)?.code === "FORBIDDEN"
+  );
 }

@@ -35,11 +35,16 @@ export function runtimeInfo(job: JobDetail) {
   };
 }
 
-/** Peloton's GetResponse: the job's id, its config as stored (with its pool) and its runtime. */
+/**
+ * Peloton's GetResponse: the job's id, its config as stored (with its pool)
+ * and its runtime; and `submittedBy`, ours: the login that submitted it (the
+ * config's `owner` is only what the file says).
+ */
 export function jobGetResponse(job: JobDetail) {
   return {
     jobInfo: {
       id: { value: job.id },
+      submittedBy: job.submittedBy,
       config: {
         ...(job.config as Record<string, unknown>),
         respoolID: { value: job.poolPath },

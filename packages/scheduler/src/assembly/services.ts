@@ -9,6 +9,7 @@
  * serve them: they work from storage, not from the leader's live connection.
  */
 import { readOnlyView, type StorageGateway } from "@peloton/storage";
+import type { Acting } from "../common/acting.ts";
 import { type ClusterKind, clusterLogs, DEFAULT_CLUSTER_KIND } from "../hostmgr/clusters.ts";
 import { actOnHost, type HostAction, type HostActionResult } from "../hostmgr/host-actions.ts";
 import type { TaskLogReader } from "../hostmgr/task-logs.ts";
@@ -23,7 +24,7 @@ export interface SchedulerServices {
     act(
       jobId: string,
       action: JobAction,
-      actor: string,
+      acting: Acting,
       expectedVersion?: number,
     ): Promise<JobActionResult>;
   };
@@ -32,7 +33,7 @@ export interface SchedulerServices {
     act(
       hostname: string,
       action: HostAction,
-      actor: string,
+      acting: Acting,
       reason?: string,
     ): Promise<HostActionResult>;
   };
@@ -70,12 +71,13 @@ export function schedulerServices(
   return {
     jobs: {
       create: (submission) => createJob(gateway, submission),
-      act: (jobId, action, actor, expectedVersion) =>
-        actOnJob(gateway, jobId, action, actor, expectedVersion),
+      act: (jobId, action, acting, expectedVersion) =>
+        actOnJob(gateway, jobId, action, acting, expectedVersion),
     },
     pools: createRespoolService(gateway),
     hosts: {
-      act: (hostname, action, actor, reason) => actOnHost(gateway, hostname, action, actor, reason),
+      act: (hostname, action, acting, reason) =>
+        actOnHost(gateway, hostname, action, acting, reason),
     },
     logs: clusterLogs(readOnlyView(gateway), cluster),
     identity: createIdentityService(gateway),

@@ -7,6 +7,7 @@
  */
 import type { HostState } from "@peloton/engine";
 import type { HostRecord, StorageGateway } from "@peloton/storage";
+import type { Acting } from "../common/acting.ts";
 
 export type HostAction = "drain" | "up";
 
@@ -23,20 +24,21 @@ const TARGET: Record<HostAction, "DRAINING" | "UP"> = { drain: "DRAINING", up: "
 const AUDIT_ACTION: Record<HostAction, string> = { drain: "host.drain", up: "host.up" };
 const DEFAULT_REASON: Record<HostAction, string> = { drain: "drained", up: "brought up" };
 
-/** Drains or brings up `hostname` for `actor`; `reason` defaults to "<drained|brought up> by <actor>". */
+/** Drains or brings up `hostname` for `acting`; `reason` defaults to "<drained|brought up> by <login>". */
 export async function actOnHost(
   gateway: StorageGateway,
   hostname: string,
   action: HostAction,
-  actor: string,
+  acting: Acting,
   reason = "",
 ): Promise<HostActionResult> {
-  const why = reason || `${DEFAULT_REASON[action]} by ${actor}`;
+  const why = reason || `${DEFAULT_REASON[action]} by ${acting.login}`;
   const change = await gateway.transaction(async (tx) => {
     const c = await tx.hosts.changeState(hostname, TARGET[action], why);
     if (c.ok) {
       await tx.audit.record({
-        actor,
+        actor: acting.login,
+        via: acting.via,
         action: AUDIT_ACTION[action],
         targetType: "host",
         targetId: hostname,

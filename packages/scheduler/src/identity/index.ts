@@ -1,5 +1,4 @@
 export type {
-  IdentityActing,
   IdentityFailure,
   IdentityFailureKind,
   IdentityResult,

@@ -22,11 +22,7 @@ export interface IdentityFailure {
 
 export type IdentityResult<T> = { ok: true; value: T } | { ok: false; failure: IdentityFailure };
 
-/** Who acts: the login the audit row names and how they came ("session", "token:<name>", "system"). */
-export interface IdentityActing {
-  login: string;
-  via: string;
-}
+/** Who acts: the scheduler's one Acting (login and how they came). */
 
 export const accepted = <T>(value: T): IdentityResult<T> => ({ ok: true, value });
 

@@ -4,7 +4,8 @@
  * passwords and makes tokens; this service only ever sees their hashes.
  */
 import type { ApiTokenRecord, StorageGateway, TeamRecord, UserRecord } from "@peloton/storage";
-import type { IdentityActing, IdentityResult } from "./outcome.ts";
+import type { Acting } from "../common/acting.ts";
+import type { IdentityResult } from "./outcome.ts";
 import { changeMembership, createTeam, deleteTeam } from "./teams.ts";
 import { createToken, revokeToken, type TokenCreation } from "./tokens.ts";
 import {
@@ -19,42 +20,26 @@ import {
 
 export interface IdentityService {
   users: {
-    create(acting: IdentityActing, user: UserCreation): Promise<IdentityResult<UserRecord>>;
-    update(acting: IdentityActing, change: UserUpdate): Promise<IdentityResult<UserRecord>>;
+    create(acting: Acting, user: UserCreation): Promise<IdentityResult<UserRecord>>;
+    update(acting: Acting, change: UserUpdate): Promise<IdentityResult<UserRecord>>;
     /** Disabled and signed out everywhere at once (sessions deleted in the same transaction). */
-    disable(acting: IdentityActing, login: string): Promise<IdentityResult<UserRecord>>;
-    enable(acting: IdentityActing, login: string): Promise<IdentityResult<UserRecord>>;
+    disable(acting: Acting, login: string): Promise<IdentityResult<UserRecord>>;
+    enable(acting: Acting, login: string): Promise<IdentityResult<UserRecord>>;
     setPassword(
-      acting: IdentityActing,
+      acting: Acting,
       login: string,
       passwordHash: string,
     ): Promise<IdentityResult<UserRecord>>;
   };
   teams: {
-    create(
-      acting: IdentityActing,
-      name: string,
-      description?: string,
-    ): Promise<IdentityResult<TeamRecord>>;
-    delete(acting: IdentityActing, name: string): Promise<IdentityResult<TeamRecord>>;
-    addMember(
-      acting: IdentityActing,
-      team: string,
-      login: string,
-    ): Promise<IdentityResult<TeamRecord>>;
-    removeMember(
-      acting: IdentityActing,
-      team: string,
-      login: string,
-    ): Promise<IdentityResult<TeamRecord>>;
+    create(acting: Acting, name: string, description?: string): Promise<IdentityResult<TeamRecord>>;
+    delete(acting: Acting, name: string): Promise<IdentityResult<TeamRecord>>;
+    addMember(acting: Acting, team: string, login: string): Promise<IdentityResult<TeamRecord>>;
+    removeMember(acting: Acting, team: string, login: string): Promise<IdentityResult<TeamRecord>>;
   };
   tokens: {
-    create(acting: IdentityActing, token: TokenCreation): Promise<IdentityResult<ApiTokenRecord>>;
-    revoke(
-      acting: IdentityActing,
-      userId: string,
-      name: string,
-    ): Promise<IdentityResult<ApiTokenRecord>>;
+    create(acting: Acting, token: TokenCreation): Promise<IdentityResult<ApiTokenRecord>>;
+    revoke(acting: Acting, userId: string, name: string): Promise<IdentityResult<ApiTokenRecord>>;
     /** A person's tokens, newest first (revoked ones too). */
     list(userId: string): Promise<ApiTokenRecord[]>;
   };

@@ -5,12 +5,8 @@
  * commits with its audit row.
  */
 import type { Repositories, StorageGateway, TeamRecord, UserRecord } from "@peloton/storage";
-import {
-  type IdentityActing,
-  IdentityRefusal,
-  type IdentityResult,
-  refusingOn,
-} from "./outcome.ts";
+import type { Acting } from "../common/acting.ts";
+import { IdentityRefusal, type IdentityResult, refusingOn } from "./outcome.ts";
 
 async function teamOrRefuse(tx: Repositories, name: string): Promise<TeamRecord> {
   const team = await tx.identity.teamByName(name);
@@ -34,7 +30,7 @@ const changedMeanwhile = (name: string) => ({
 
 export function createTeam(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   name: string,
   description = "",
 ): Promise<IdentityResult<TeamRecord>> {
@@ -62,7 +58,7 @@ export function createTeam(
 
 export function deleteTeam(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   name: string,
 ): Promise<IdentityResult<TeamRecord>> {
   return refusingOn(changedMeanwhile(name), () =>
@@ -85,7 +81,7 @@ export function deleteTeam(
 /** Adds or removes `login` in `teamName`; adding a member twice changes nothing but is fine. */
 export function changeMembership(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   teamName: string,
   login: string,
   change: "add" | "remove",

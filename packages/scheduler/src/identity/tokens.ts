@@ -5,12 +5,8 @@
  * person's live tokens, so a revoked name can be used again.
  */
 import type { ApiTokenRecord, StorageGateway } from "@peloton/storage";
-import {
-  type IdentityActing,
-  IdentityRefusal,
-  type IdentityResult,
-  refusingOn,
-} from "./outcome.ts";
+import type { Acting } from "../common/acting.ts";
+import { IdentityRefusal, type IdentityResult, refusingOn } from "./outcome.ts";
 
 export interface TokenCreation {
   /** The owner (the actor, or the person an admin acts for). */
@@ -37,7 +33,7 @@ async function targetOf(
 
 export function createToken(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   t: TokenCreation,
 ): Promise<IdentityResult<ApiTokenRecord>> {
   const duplicate = {
@@ -66,7 +62,7 @@ export function createToken(
 
 export function revokeToken(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   userId: string,
   name: string,
   now: Date = new Date(),

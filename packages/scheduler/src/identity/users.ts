@@ -7,12 +7,8 @@
  */
 import type { Role } from "@peloton/engine";
 import type { Repositories, StorageGateway, UserRecord } from "@peloton/storage";
-import {
-  type IdentityActing,
-  IdentityRefusal,
-  type IdentityResult,
-  refusingOn,
-} from "./outcome.ts";
+import type { Acting } from "../common/acting.ts";
+import { IdentityRefusal, type IdentityResult, refusingOn } from "./outcome.ts";
 
 export interface UserCreation {
   login: string;
@@ -87,7 +83,7 @@ const auditView = (u: UserRecord) => ({
 
 async function audited(
   tx: Repositories,
-  acting: IdentityActing,
+  acting: Acting,
   action: string,
   login: string,
   before: UserRecord | undefined,
@@ -113,7 +109,7 @@ async function reread(tx: Repositories, id: string): Promise<UserRecord> {
 
 export function createUser(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   u: UserCreation,
 ): Promise<IdentityResult<UserRecord>> {
   const duplicate = {
@@ -143,7 +139,7 @@ export function createUser(
 
 export function updateUser(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   change: UserUpdate,
 ): Promise<IdentityResult<UserRecord>> {
   return refusingOn(
@@ -171,7 +167,7 @@ export function updateUser(
 /** Disables the user and deletes all their sessions, in one transaction. */
 export function disableUser(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   login: string,
   now: Date = new Date(),
 ): Promise<IdentityResult<UserRecord>> {
@@ -207,7 +203,7 @@ export function disableUser(
 
 export function enableUser(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   login: string,
 ): Promise<IdentityResult<UserRecord>> {
   return refusingOn(
@@ -227,7 +223,7 @@ export function enableUser(
 /** A new password (its hash): the audit row says that it changed, never what to. */
 export function setUserPassword(
   gateway: StorageGateway,
-  acting: IdentityActing,
+  acting: Acting,
   login: string,
   passwordHash: string,
 ): Promise<IdentityResult<UserRecord>> {

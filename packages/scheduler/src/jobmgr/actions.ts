@@ -21,6 +21,7 @@ import type {
   StorageGateway,
   TaskChange,
 } from "@peloton/storage";
+import type { Acting } from "../common/acting.ts";
 import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
 import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
 import { defaultGoalState, NEW_RUN_COLUMNS, newTasksFor } from "./new-tasks.ts";
@@ -61,7 +62,7 @@ export async function actOnJob(
   gateway: StorageGateway,
   jobId: string,
   action: JobAction,
-  actor: string,
+  acting: Acting,
   expectedVersion?: number,
 ): Promise<JobActionResult> {
   return gateway.transaction(async (tx) => {
@@ -86,7 +87,7 @@ export async function actOnJob(
       if (impossible) return fail({ kind: "never_fits", jobId, ...impossible });
     }
 
-    const applied = await applyIntent(tx, job, action, actor);
+    const applied = await applyIntent(tx, job, action, acting.login);
     const version = await tx.jobs.writeIntent(jobId, job.version, applied.job);
     if (version === null) {
       const now = await tx.jobs.get(jobId);
@@ -99,7 +100,8 @@ export async function actOnJob(
     }
     const goalState = applied.job.goalState ?? job.goalState;
     await tx.audit.record({
-      actor,
+      actor: acting.login,
+      via: acting.via,
       action: `job.${action.kind}`,
       targetType: "job",
       targetId: jobId,

@@ -15,6 +15,7 @@ import {
   validateJobConfig,
 } from "@peloton/engine";
 import type { PoolRecord, Repositories, StorageGateway } from "@peloton/storage";
+import type { Acting } from "../common/acting.ts";
 import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
 import { eligibleDaemonHosts } from "./daemon-hosts.ts";
 import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
@@ -26,7 +27,8 @@ export interface JobSubmission {
   configYaml: string;
   /** The pool; when absent, the config's `respoolId`. */
   poolPath?: string | undefined;
-  actor: string;
+  /** Who submits it: recorded as the job's `submittedBy` and in the audit row. */
+  acting: Acting;
 }
 
 export type CreateJobFailure =
@@ -72,7 +74,8 @@ export async function createJob(
       name: config.name,
       type: kind,
       poolId: pool.pool.id,
-      owner: config.owner ?? submission.actor,
+      owner: config.owner ?? submission.acting.login,
+      submittedBy: submission.acting.login,
       owningTeam: config.owningTeam,
       labels: config.labels,
       priority: config.sla.priority,
@@ -96,11 +99,12 @@ export async function createJob(
     await tx.tasks.recordCreated(job.id, "all", {
       source: EVENT_SOURCES.jobManager,
       reason: "CREATED",
-      message: `job submitted by ${submission.actor}; queued for admission in pool ${pool.pool.path}`,
+      message: `job submitted by ${submission.acting.login}; queued for admission in pool ${pool.pool.path}`,
     });
     await tx.jobs.addTaskCounts([{ jobId: job.id, state: "PENDING", delta: tasks.length }]);
     await tx.audit.record({
-      actor: submission.actor,
+      actor: submission.acting.login,
+      via: submission.acting.via,
       action: "job.create",
       targetType: "job",
       targetId: job.id,

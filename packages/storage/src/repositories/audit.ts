@@ -28,7 +28,16 @@ export interface AuditRecord {
   targetId: string;
   before: unknown;
   after: unknown;
+  /** How the actor came: "session", "token:<name>", "system"; "" for rows from before identity. */
+  via: string;
+  /** "allowed" (the change was made) or "refused" (the policy turned it down; nothing changed). */
+  outcome: AuditOutcome;
+  /** The policy's sentence for a refused attempt; null otherwise. */
+  refusal: string | null;
 }
+
+export const AUDIT_OUTCOMES = ["allowed", "refused"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
 export interface AuditQuery {
   actor?: string | undefined;
@@ -39,6 +48,7 @@ export interface AuditQuery {
   target?: string | undefined;
   since?: Date | undefined;
   until?: Date | undefined;
+  outcome?: AuditOutcome | undefined;
   limit: number;
   cursor?: string | null | undefined;
 }
@@ -59,6 +69,9 @@ interface Row {
   target_id: string;
   before: unknown;
   after: unknown;
+  via: string;
+  outcome: string;
+  refusal: string | null;
 }
 
 const toRecord = (r: Row): AuditRecord => ({
@@ -70,6 +83,9 @@ const toRecord = (r: Row): AuditRecord => ({
   targetId: r.target_id,
   before: r.before,
   after: r.after,
+  via: r.via,
+  outcome: r.outcome === "refused" ? "refused" : "allowed",
+  refusal: r.refusal,
 });
 
 function whereOf(q: AuditQuery): Prisma.Sql {
@@ -85,6 +101,7 @@ function whereOf(q: AuditQuery): Prisma.Sql {
   if (q.target) parts.push(Prisma.sql`target_id ILIKE ${`%${escapeLike(q.target)}%`}`);
   if (q.since) parts.push(Prisma.sql`at >= ${q.since}`);
   if (q.until) parts.push(Prisma.sql`at <= ${q.until}`);
+  if (q.outcome) parts.push(Prisma.sql`outcome = ${q.outcome}`);
   const after = decodeKeyset(q.cursor);
   if (after && typeof after.v === "string")
     parts.push(
@@ -124,7 +141,7 @@ export function auditRepository(db: DbOrTx) {
 
     async list(q: AuditQuery): Promise<Page<AuditRecord>> {
       const rows = await db.$queryRaw<Row[]>`
-        SELECT id::text, at, actor, action, target_type, target_id, before, after
+        SELECT id::text, at, actor, action, target_type, target_id, before, after, via, outcome, refusal
         FROM audit_log WHERE ${whereOf(q)}
         ORDER BY at DESC, id DESC LIMIT ${q.limit + 1}`;
       const items = rows.slice(0, q.limit).map(toRecord);

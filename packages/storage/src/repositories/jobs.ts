@@ -1,6 +1,6 @@
 import type { GoalState, JobState, JobType, TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
-import type { NewJob } from "../records.ts";
+import type { NewJob, PoolPolicyFacts } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
 import { escapeLike } from "./like.ts";
@@ -14,6 +14,8 @@ export interface JobRecord {
   poolId: string;
   poolPath: string;
   owner: string;
+  /** The login that submitted it ("" before identity); `owner` is only what the YAML says. */
+  submittedBy: string;
   owningTeam: string;
   description: string;
   labels: { key: string; value: string }[];
@@ -105,6 +107,7 @@ interface JobRow {
   pool_id: string;
   pool_path: string;
   owner: string;
+  submitted_by: string;
   owning_team: string;
   description: string;
   labels: { key: string; value: string }[];
@@ -125,7 +128,7 @@ interface JobRow {
 
 const JOB_COLUMNS = Prisma.raw(`
   j.id::text, j.name, j.type::text AS type, j.pool_id::text, p.path AS pool_path, j.owner,
-  j.owning_team, coalesce(j.config ->> 'description', '') AS description, j.labels, j.priority,
+  j.submitted_by, j.owning_team, coalesce(j.config ->> 'description', '') AS description, j.labels, j.priority,
   j.preemptible, j.revocable, j.state::text AS state, j.goal_state::text AS goal_state,
   j.instance_count, j.task_stats, j.version, j.config_version, j.created_at, j.updated_at,
   j.completed_at`);
@@ -138,6 +141,7 @@ function toRecord(r: JobRow): JobRecord {
     poolId: r.pool_id,
     poolPath: r.pool_path,
     owner: r.owner,
+    submittedBy: r.submitted_by,
     owningTeam: r.owning_team,
     description: r.description,
     labels: r.labels,
@@ -167,6 +171,7 @@ export function jobsRepository(db: DbOrTx) {
           type: input.type,
           poolId: input.poolId,
           owner: input.owner,
+          submittedBy: input.submittedBy ?? "",
           owningTeam: input.owningTeam ?? "",
           labels: (input.labels ?? []) as Prisma.InputJsonArray,
           priority: input.priority ?? 0,
@@ -187,6 +192,14 @@ export function jobsRepository(db: DbOrTx) {
         SELECT ${JOB_COLUMNS} FROM jobs j JOIN resource_pools p ON p.id = j.pool_id
         WHERE j.id = ${id}::uuid`;
       return rows[0] ? toRecord(rows[0]) : null;
+    },
+
+    /** The facts of the pool a job runs in that the policy decides from; null without the job. */
+    async poolFacts(id: string): Promise<PoolPolicyFacts | null> {
+      const rows = await db.$queryRaw<PoolPolicyFacts[]>`
+        SELECT p.path, p.owning_team AS "owningTeam", p.ldap_groups AS "ldapGroups"
+        FROM jobs j JOIN resource_pools p ON p.id = j.pool_id WHERE j.id = ${id}::uuid`;
+      return rows[0] ?? null;
     },
 
     async getDetail(id: string): Promise<JobDetailRecord | null> {

@@ -1,6 +1,6 @@
 import { RESOURCE_KINDS } from "@peloton/engine";
 import { NotFoundError, VersionConflictError } from "../errors.ts";
-import type { NewPool, PoolRecord, PoolUpdate } from "../records.ts";
+import type { NewPool, PoolPolicyFacts, PoolRecord, PoolUpdate } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { changesRepository } from "./changes.ts";
 import {
@@ -37,6 +37,14 @@ export function poolsRepository(db: DbOrTx) {
   return {
     getByPath,
     lockTree,
+
+    /** A pool's facts the policy decides from, in one small read; null without the pool. */
+    async facts(path: string): Promise<PoolPolicyFacts | null> {
+      return db.resourcePool.findUnique({
+        where: { path },
+        select: { path: true, owningTeam: true, ldapGroups: true },
+      });
+    },
 
     /**
      * Names the pool tree as committed now: it changes with every committed

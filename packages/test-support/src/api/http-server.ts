@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import type { Context } from "@peloton/api";
+import { type Context, SIGN_IN_FIRST } from "@peloton/api";
 import { createTrpcEdge, type EdgeOptions, preemptionsCsvResponse } from "@peloton/api/http";
 
 export interface ServedApi {
@@ -57,8 +57,12 @@ export async function serveApi(
   let base = "http://127.0.0.1";
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", base);
-    if (url.pathname === "/api/preemptions.csv")
-      return send(preemptionsCsvResponse(context().gateway, url), res);
+    if (url.pathname === "/api/preemptions.csv") {
+      // As handlePreemptionsCsv: nobody signed in is a 401, never the file.
+      const ctx = context();
+      if (ctx.actor === null) return send(new Response(`${SIGN_IN_FIRST}\n`, { status: 401 }), res);
+      return send(preemptionsCsvResponse(ctx.gateway, url), res);
+    }
     edge(toRequest(req, base)).then(
       (response) => send(response, res),
       (err: unknown) => {

@@ -105,7 +105,7 @@ export async function submit(
     config: parsed,
     configYaml: JSON.stringify(config),
     poolPath: pool,
-    actor: "test",
+    acting: { login: "test", via: "test" },
   });
   if (!result.ok) throw new Error(`job refused: ${JSON.stringify(result.failure)}`);
   return result.jobId;

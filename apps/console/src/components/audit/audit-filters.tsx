@@ -1,5 +1,9 @@
 "use client";
+import { AUDIT_OUTCOMES } from "@peloton/api/schemas";
 import type { AuditQuery } from "./audit-query";
+
+const outcomeOf = (value: string): AuditQuery["outcome"] =>
+  AUDIT_OUTCOMES.find((o) => o === value) ?? "";
 
 const RANGES = [
   ["", "all time"],
@@ -56,6 +60,18 @@ export function AuditFilters({
               {a.endsWith(".") ? `any ${a.slice(0, -1)} change` : a}
             </option>
           ))}
+        </select>
+      </label>
+      <label className="flex items-center gap-2 text-muted">
+        Outcome
+        <select
+          className={SELECT}
+          value={query.outcome}
+          onChange={(e) => onChange({ outcome: outcomeOf(e.target.value) })}
+        >
+          <option value="">changes and refusals</option>
+          <option value="allowed">changes made</option>
+          <option value="refused">refused attempts</option>
         </select>
       </label>
       <label className="flex items-center gap-2 text-muted">

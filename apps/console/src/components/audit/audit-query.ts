@@ -1,8 +1,8 @@
 /**
  * The audit page's state lives in the URL, so a view can be shared as a
- * link: `/audit?actor=alice&action=pool.&target=%2Fweb&since=24h`.
+ * link: `/audit?actor=alice&action=pool.&target=%2Fweb&since=24h&outcome=refused`.
  */
-import type { AuditListInput } from "@peloton/api/schemas";
+import { AUDIT_OUTCOMES, type AuditListInput, type AuditOutcome } from "@peloton/api/schemas";
 
 export const PAGE_SIZE = 50;
 
@@ -14,6 +14,8 @@ export interface AuditQuery {
   target: string;
   /** A duration back from now ("24h") or an ISO time; "" for all time. */
   since: string;
+  /** Changes made, or attempts the policy refused; "" for both. */
+  outcome: AuditOutcome | "";
   cursor: string | null;
   /** The entry whose before/after is open. */
   open: string | null;
@@ -28,6 +30,7 @@ export function readAuditQuery(params: Params): AuditQuery {
     targetType: params.get("type") ?? "",
     target: params.get("target") ?? "",
     since: params.get("since") ?? "",
+    outcome: AUDIT_OUTCOMES.find((o) => o === params.get("outcome")) ?? "",
     cursor: params.get("cursor"),
     open: params.get("open"),
   };
@@ -40,6 +43,7 @@ export function writeAuditQuery(q: AuditQuery): string {
   if (q.targetType) p.set("type", q.targetType);
   if (q.target) p.set("target", q.target);
   if (q.since) p.set("since", q.since);
+  if (q.outcome) p.set("outcome", q.outcome);
   if (q.cursor) p.set("cursor", q.cursor);
   if (q.open) p.set("open", q.open);
   const text = p.toString();
@@ -53,6 +57,7 @@ export function listInput(q: AuditQuery): AuditListInput {
     ...(q.targetType ? { targetType: q.targetType } : {}),
     ...(q.target ? { target: q.target } : {}),
     ...(q.since ? { since: q.since } : {}),
+    ...(q.outcome ? { outcome: q.outcome } : {}),
     limit: PAGE_SIZE,
     cursor: q.cursor,
   };

@@ -45,7 +45,8 @@ export function AuditTable({
                       onToggle(open ? null : e.id);
                     }
                   }}
-                  className={`cursor-pointer border-b border-border align-top last:border-0 hover:bg-surface-2/60 focus-visible:bg-surface-2 focus-visible:outline-offset-[-2px] ${open ? "bg-surface-2" : ""}`}
+                  data-outcome={e.outcome}
+                  className={`cursor-pointer border-b border-border align-top last:border-0 hover:bg-surface-2/60 focus-visible:bg-surface-2 focus-visible:outline-offset-[-2px] ${open ? "bg-surface-2" : ""} ${e.outcome === "refused" ? "border-l-2 border-l-bad" : ""}`}
                 >
                   <td className="px-3 py-2 text-muted">
                     {open ? (
@@ -57,7 +58,10 @@ export function AuditTable({
                   <td className="whitespace-nowrap px-3 py-2 text-muted">
                     <RelativeTime at={e.at} />
                   </td>
-                  <td className="px-3 py-2">{e.actor}</td>
+                  <td className="px-3 py-2">
+                    {e.actor}
+                    {e.via && <span className="block text-xs text-muted">{e.via}</span>}
+                  </td>
                   <td className="px-3 py-2">
                     <span className="rounded border border-border bg-surface-2 px-1.5 py-0.5 font-mono text-xs">
                       {e.action}
@@ -67,7 +71,11 @@ export function AuditTable({
                     <AuditTarget targetType={e.targetType} targetId={e.targetId} />
                   </td>
                   <td className="px-3 py-2 text-muted" data-testid="audit-summary">
-                    {describeAuditChange(e.before, e.after)}
+                    {e.outcome === "refused" ? (
+                      <RefusedBadge reason={e.refusal ?? ""} />
+                    ) : (
+                      describeAuditChange(e.before, e.after)
+                    )}
                   </td>
                 </tr>
                 {open && (
@@ -84,5 +92,17 @@ export function AuditTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A refused attempt: nothing changed; the policy's sentence says why. */
+function RefusedBadge({ reason }: { reason: string }) {
+  return (
+    <span className="text-bad" data-testid="audit-refused">
+      <span className="mr-2 rounded border border-bad/40 bg-bad/10 px-1.5 py-0.5 text-xs font-semibold uppercase">
+        refused
+      </span>
+      {reason}
+    </span>
   );
 }

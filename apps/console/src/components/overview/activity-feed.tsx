@@ -27,7 +27,8 @@ interface Item {
 
 export function ActivityFeed() {
   const trpc = useTRPC();
-  const audit = useQuery(trpc.audit.list.queryOptions({ limit: SHOWN }));
+  // Changes only: refused attempts changed nothing (the audit page shows them).
+  const audit = useQuery(trpc.audit.list.queryOptions({ outcome: "allowed", limit: SHOWN }));
   const preemptions = useQuery(trpc.preemptions.list.queryOptions({ limit: SHOWN }));
   if (audit.isPending || preemptions.isPending)
     return (

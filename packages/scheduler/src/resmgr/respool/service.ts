@@ -19,6 +19,7 @@ import {
   type StorageGateway,
   VersionConflictError,
 } from "@peloton/storage";
+import type { Acting } from "../../common/acting.ts";
 import {
   type ChangeFacts,
   judgeChange,
@@ -64,16 +65,16 @@ export interface RespoolService {
   tree(): Promise<PoolTreeView>;
   /** null when no pool has this path. */
   get(path: string): Promise<PoolDetailView | null>;
-  create(request: { path: string; config: PoolConfig; actor: string }): Promise<PoolMutation>;
+  create(request: { path: string; config: PoolConfig; acting: Acting }): Promise<PoolMutation>;
   /** `version`: the version the user edited; a stale one is a conflict, never an overwrite. */
   update(request: {
     path: string;
     version: number;
     config: PoolConfig;
-    actor: string;
+    acting: Acting;
   }): Promise<PoolMutation>;
   /** Without `version` the current one is deleted (the CLI's `respool delete`). */
-  delete(request: { path: string; version?: number; actor: string }): Promise<PoolMutation>;
+  delete(request: { path: string; version?: number; acting: Acting }): Promise<PoolMutation>;
   preview(request: PoolChangeRequest): Promise<PoolPreview>;
   /** Newest first; history outlives its pool. */
   history(
@@ -96,8 +97,9 @@ export function createRespoolService(
   async function change(
     request: PoolChangeRequest,
     expectedVersion: number | undefined,
-    actor: string,
+    acting: Acting,
   ): Promise<PoolMutation> {
+    const actor = acting.login;
     try {
       return await gateway.transaction(async (tx) => {
         await tx.pools.lockTree();
@@ -109,6 +111,7 @@ export function createRespoolService(
         const { pool, before } = await write(tx, snapshot, request, actor);
         await tx.audit.record({
           actor,
+          via: acting.via,
           action: AUDIT_ACTIONS[request.action],
           targetType: "pool",
           targetId: request.path,
@@ -206,11 +209,11 @@ export function createRespoolService(
       const snapshot = await loadPoolSnapshot(gateway);
       return poolDetailView(snapshot, calculateSnapshot(snapshot, { explain: [path] }), path);
     },
-    create: ({ path, config, actor }) =>
-      change({ action: "create", path, config }, undefined, actor),
-    update: ({ path, version, config, actor }) =>
-      change({ action: "update", path, config }, version, actor),
-    delete: ({ path, version, actor }) => change({ action: "delete", path }, version, actor),
+    create: ({ path, config, acting }) =>
+      change({ action: "create", path, config }, undefined, acting),
+    update: ({ path, version, config, acting }) =>
+      change({ action: "update", path, config }, version, acting),
+    delete: ({ path, version, acting }) => change({ action: "delete", path }, version, acting),
     async preview(request) {
       const snapshot = await loadPoolSnapshot(gateway);
       return previewChange(snapshot, request, now(), await changeFacts(gateway, snapshot, request));
