@@ -61,6 +61,24 @@ function validInput(path: string): unknown {
     "tasks.restart": { jobId },
     "hosts.drain": { hostname: host, reason: "walk" },
     "hosts.up": { hostname: host, reason: "walk" },
+    "tokens.create": { name: "walk" },
+    "tokens.revoke": { name: "walk" },
+    "users.create": {
+      login: "walker",
+      displayName: "Walker",
+      role: "VIEWER",
+      teams: [],
+      hostMaintenance: false,
+      password: "walk-password-123",
+    },
+    "users.update": { login: "walker", role: "OPERATOR" },
+    "users.disable": { login: "walker" },
+    "users.enable": { login: "walker" },
+    "users.setPassword": { login: "walker", password: "walk-password-456" },
+    "teams.create": { name: "walkers" },
+    "teams.delete": { name: "walkers" },
+    "teams.addMember": { team: "walkers", login: "walker" },
+    "teams.removeMember": { team: "walkers", login: "walker" },
   };
   return inputs[path];
 }

@@ -142,7 +142,8 @@ export const hostList = {
 
 /**
  * An argument or a set of them (`{ login, role }`) parsed by the API's own
- * input schema: a refusal names the field the rule is about, else `option`.
+ * input schema: a refusal names the field the rule is about, else `option`,
+ * and says the schema's own message.
  */
 export function parseOption<S extends z.ZodType>(
   schema: S,
@@ -153,5 +154,6 @@ export function parseOption<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.length ? issue.path.join(".") : option;
-  throw new CliError(`${field}: ${issue ? ruleOf(issue) : "is invalid"}`);
+  // These schemas word their own rules ("a password has at least 12 characters").
+  throw new CliError(`${field}: ${issue?.message ?? "is invalid"}`);
 }
