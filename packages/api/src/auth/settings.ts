@@ -3,6 +3,11 @@
  * (docs/identity.md, "Environment"). Read once per process; the tests pass
  * their own `env`.
  */
+import {
+  type Environment,
+  type RawEnvironment,
+  readEnvironment,
+} from "@peloton/engine/environment";
 
 export interface OidcSettings {
   issuer: string;
@@ -28,65 +33,64 @@ export interface AuthSettings {
   oidc: OidcSettings | null;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+const AUTH_VARIABLES = [
+  "HOST",
+  "PORT",
+  "PELOTON_DATA_DIR",
+  "PELOTON_AUTH_SECRET",
+  "PELOTON_PUBLIC_URL",
+  "PELOTON_OIDC_ISSUER",
+  "PELOTON_OIDC_CLIENT_ID",
+  "PELOTON_OIDC_CLIENT_SECRET",
+  "PELOTON_OIDC_NAME",
+] as const;
 
-function publicUrlOf(env: Env): string {
-  const configured = env.PELOTON_PUBLIC_URL?.trim();
-  if (!configured) return `http://${env.HOST?.trim() || "127.0.0.1"}:${env.PORT?.trim() || "3000"}`;
-  let url: URL;
-  try {
-    url = new URL(configured);
-  } catch {
-    throw new Error(
-      `PELOTON_PUBLIC_URL must be a URL such as https://peloton.example.com, not "${configured}"`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new Error(`PELOTON_PUBLIC_URL must start with http:// or https://, not "${configured}"`);
-  return url.origin;
-}
+type AuthEnvironment = Pick<Environment, (typeof AUTH_VARIABLES)[number]>;
 
-function oidcOf(env: Env): OidcSettings | null {
-  const issuer = env.PELOTON_OIDC_ISSUER?.trim();
-  const clientId = env.PELOTON_OIDC_CLIENT_ID?.trim();
-  const clientSecret = env.PELOTON_OIDC_CLIENT_SECRET?.trim();
+function oidcOf(env: AuthEnvironment): OidcSettings | null {
+  const issuer = env.PELOTON_OIDC_ISSUER;
+  const clientId = env.PELOTON_OIDC_CLIENT_ID;
+  const clientSecret = env.PELOTON_OIDC_CLIENT_SECRET;
   if (!issuer && !clientId && !clientSecret) return null;
-  const missing = [
-    ["PELOTON_OIDC_ISSUER", issuer],
-    ["PELOTON_OIDC_CLIENT_ID", clientId],
-    ["PELOTON_OIDC_CLIENT_SECRET", clientSecret],
-  ]
-    .filter(([, v]) => !v)
-    .map(([k]) => k);
-  if (missing.length || !issuer || !clientId || !clientSecret)
+  if (!issuer || !clientId || !clientSecret) {
+    const missing = [
+      ["PELOTON_OIDC_ISSUER", issuer],
+      ["PELOTON_OIDC_CLIENT_ID", clientId],
+      ["PELOTON_OIDC_CLIENT_SECRET", clientSecret],
+    ]
+      .filter(([, v]) => !v)
+      .map(([k]) => k);
     throw new Error(
       `OpenID sign-in needs ${missing.join(" and ")} as well (or none of PELOTON_OIDC_*)`,
     );
+  }
   const base = issuer.replace(/\/+$/, "");
   return {
     issuer: base,
     discoveryUrl: `${base}/.well-known/openid-configuration`,
     clientId,
     clientSecret,
-    name: env.PELOTON_OIDC_NAME?.trim() || "SSO",
+    name: env.PELOTON_OIDC_NAME,
   };
 }
 
-/** The authentication settings of `env`; throws a sentence naming the variable when one is wrong. */
-export function readAuthSettings(env: Env = process.env): AuthSettings {
-  const publicUrl = publicUrlOf(env);
-  const secret = env.PELOTON_AUTH_SECRET?.trim() || null;
-  if (secret !== null && secret.length < 32)
-    throw new Error(
-      "PELOTON_AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)",
-    );
-  const dataDir = env.PELOTON_DATA_DIR?.trim();
+/**
+ * The authentication settings of `env`, read through the one environment
+ * schema (@peloton/engine/environment); throws a sentence naming each wrong
+ * variable.
+ */
+export function readAuthSettings(env: RawEnvironment = process.env): AuthSettings {
+  const vars = readEnvironment(env, AUTH_VARIABLES);
+  const publicUrl = vars.PELOTON_PUBLIC_URL
+    ? new URL(vars.PELOTON_PUBLIC_URL).origin
+    : `http://${vars.HOST}:${vars.PORT}`;
+  const dataDir = vars.PELOTON_DATA_DIR;
   return {
     publicUrl,
-    publicUrlConfigured: Boolean(env.PELOTON_PUBLIC_URL?.trim()),
+    publicUrlConfigured: vars.PELOTON_PUBLIC_URL !== undefined,
     secureCookies: publicUrl.startsWith("https:"),
-    secret,
+    secret: vars.PELOTON_AUTH_SECRET ?? null,
     secretFile: dataDir ? `${dataDir.replace(/\/+$/, "")}.auth-secret` : null,
-    oidc: oidcOf(env),
+    oidc: oidcOf(vars),
   };
 }
