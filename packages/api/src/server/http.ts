@@ -15,6 +15,22 @@ import { processChanges, processReads, processServices } from "./gateway.ts";
 
 let edge: ((req: Request) => Promise<Response>) | undefined;
 
+/** Procedures anyone may call: the health probe must answer even when the database does not. */
+const PUBLIC_PROCEDURES = new Set(["system.health"]);
+
+/**
+ * Whether every procedure a request names (one, or a comma-separated batch)
+ * is public: then nobody needs to be resolved, and no database read stands
+ * between a health probe and its answer.
+ */
+export function onlyPublicProcedures(req: Request, endpoint: string): boolean {
+  const path = new URL(req.url).pathname;
+  if (!path.startsWith(`${endpoint}/`)) return false;
+  return decodeURIComponent(path.slice(endpoint.length + 1))
+    .split(",")
+    .every((p) => PUBLIC_PROCEDURES.has(p));
+}
+
 export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise<Response> {
   edge ??= createTrpcEdge({
     endpoint,
@@ -22,7 +38,7 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
       gateway: processReads(),
       scheduler: processServices(),
       changes: processChanges(),
-      actor: await resolveActor(req),
+      actor: onlyPublicProcedures(req, endpoint) ? null : await resolveActor(req),
     }),
     refuseCrossSite: (req) =>
       isCrossSiteMutation(req, processAuthSettings()) ? CSRF_REFUSAL : null,
