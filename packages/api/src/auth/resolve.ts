@@ -20,16 +20,32 @@ export const TOKEN_USE_RESOLUTION_MS = 60_000;
 const asRole = (value: unknown): Role =>
   (ROLES as readonly unknown[]).includes(value) ? (value as Role) : "VIEWER";
 
-interface TokenActorRow {
-  token_id: string;
-  token_name: string;
-  last_used_at: Date | null;
+/** The user's columns both queries read, and the Actor they make. */
+interface UserColumns {
   user_id: string;
   login: string;
   display_name: string;
   role: string;
   host_maintenance: boolean;
   teams: string[];
+}
+
+function actorOf(row: UserColumns, via: Actor["via"]): Actor {
+  return {
+    userId: row.user_id,
+    login: row.login,
+    displayName: row.display_name,
+    role: asRole(row.role),
+    teams: row.teams,
+    hostMaintenance: row.host_maintenance,
+    via,
+  };
+}
+
+interface TokenActorRow extends UserColumns {
+  token_id: string;
+  token_name: string;
+  last_used_at: Date | null;
 }
 
 async function tokenActor(db: Db, token: string, now: Date): Promise<Actor | null> {
@@ -50,26 +66,12 @@ async function tokenActor(db: Db, token: string, now: Date): Promise<Actor | nul
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOKEN_USE_RESOLUTION_MS) {
     await db.apiToken.update({ where: { id: row.token_id }, data: { lastUsedAt: now } });
   }
-  return {
-    userId: row.user_id,
-    login: row.login,
-    displayName: row.display_name,
-    role: asRole(row.role),
-    teams: row.teams,
-    hostMaintenance: row.host_maintenance,
-    via: { kind: "token", tokenId: row.token_id, tokenName: row.token_name },
-  };
+  return actorOf(row, { kind: "token", tokenId: row.token_id, tokenName: row.token_name });
 }
 
-interface SessionActorRow {
+interface SessionActorRow extends UserColumns {
   session_id: string;
   expires_at: Date;
-  user_id: string;
-  login: string;
-  display_name: string;
-  role: string;
-  host_maintenance: boolean;
-  teams: string[];
 }
 
 async function sessionActor(
@@ -103,15 +105,7 @@ async function sessionActor(
       data: { expiresAt: new Date(now.getTime() + SESSION_SECONDS * 1000) },
     });
   }
-  return {
-    userId: row.user_id,
-    login: row.login,
-    displayName: row.display_name,
-    role: asRole(row.role),
-    teams: row.teams,
-    hostMaintenance: row.host_maintenance,
-    via: { kind: "session" },
-  };
+  return actorOf(row, { kind: "session" });
 }
 
 export interface ActorResolverDeps {
