@@ -179,6 +179,7 @@ describe("without an actor", () => {
         seen.push(new URL(req.url).pathname);
         return testActor();
       },
+      () => ctx.gateway,
     );
     expect(seen).toEqual(["/api/preemptions.csv"]);
     // Signed in, the request reaches the export (here its filter check: a 400, not a 401).

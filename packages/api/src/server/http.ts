@@ -3,6 +3,7 @@
  * /api/trpc, bounded by edge.ts. The CLI and the browser both come through here.
  */
 
+import type { ReadOnlyGateway } from "@peloton/storage";
 import type { Actor } from "../auth/actor.ts";
 import { SIGN_IN_FIRST } from "../auth/authorize.ts";
 import { CSRF_REFUSAL, isCrossSiteMutation } from "../auth/csrf.ts";
@@ -49,23 +50,24 @@ export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise
 /**
  * GET /api/preemptions.csv: the preemption history for the page's filters,
  * as a file; 401 "sign in first" without an actor, like every read.
- * `resolve` finds the actor (tests give their own).
+ * `resolve` finds the actor and `reads` the storage (tests give their own).
  */
 export async function handlePreemptionsCsv(
   req: Request,
   resolve: (req: Request) => Promise<Actor | null> = resolveActor,
+  reads: () => ReadOnlyGateway = processReads,
 ): Promise<Response> {
   if ((await resolve(req)) === null)
     return new Response(`${SIGN_IN_FIRST}\n`, {
       status: 401,
       headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
     });
-  return preemptionsCsvResponse(processReads(), new URL(req.url));
+  return preemptionsCsvResponse(reads(), new URL(req.url));
 }
 
 export { type AuthProviders, authProviders } from "../auth/handler.ts";
 export { handleAuthRequest, processAuth, processAuthSettings } from "../auth/process.ts";
-export { requestActor, resolveActor } from "../auth/resolve.ts";
+export { resolveActor } from "../auth/resolve.ts";
 export { preemptionsCsvResponse } from "../preemptions/http.ts";
 export { createTrpcEdge, type EdgeOptions } from "./edge.ts";
 export { processChanges, processReads, processServices } from "./gateway.ts";
