@@ -12,6 +12,7 @@ import { transformer } from "@peloton/api/transformer";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { afterAll, expect, it } from "vitest";
 import {
+  adminHeaders,
   alive,
   eventually,
   freePort,
@@ -25,10 +26,11 @@ import {
   waitHealthy,
 } from "./support/launcher.ts";
 
-/** The API as the console and the CLI call it (queries and mutations over HTTP). */
-function createApiClient(baseUrl: string) {
+/** The API as the console calls it (queries and mutations over HTTP), signed in as the admin. */
+async function createApiClient(baseUrl: string) {
+  const headers = await adminHeaders(baseUrl);
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${baseUrl}/api/trpc`, transformer })],
+    links: [httpLink({ url: `${baseUrl}/api/trpc`, transformer, headers })],
   });
 }
 
@@ -91,7 +93,7 @@ afterAll(async () => {
 
 const jobIds: string[] = [];
 
-type Client = ReturnType<typeof createApiClient>;
+type Client = Awaited<ReturnType<typeof createApiClient>>;
 
 async function tasksOf(client: Client, jobId: string) {
   const page = await client.tasks.list.query({ jobId, limit: 100 });
@@ -105,7 +107,7 @@ it("Ctrl-C and start again: one process per instance, none LOST, the stateful in
   port = await freePort();
   current = startLauncher(dirs, port);
   await waitHealthy(current, 120_000);
-  const client = createApiClient(current.url);
+  const client = await createApiClient(current.url);
 
   const web = await client.jobs.create.mutate({ pool: "/DefaultResPool", yaml: SERVICE });
   const ledger = await client.jobs.create.mutate({ pool: "/DefaultResPool", yaml: STATEFUL });
@@ -135,7 +137,7 @@ it("Ctrl-C and start again: one process per instance, none LOST, the stateful in
 
   current = startLauncher(dirs, port);
   await waitHealthy(current, 120_000);
-  const again = createApiClient(current.url);
+  const again = await createApiClient(current.url);
   // Give reconciliation a few rounds: a wrongly LOST instance would show here.
   await new Promise((r) => setTimeout(r, 8_000));
   const webAfter = await eventually(
@@ -177,7 +179,7 @@ it("kill -9 of the launcher, start again: still one process per instance, the sa
 
   current = startLauncher(dirs, port);
   await waitHealthy(current, 60_000);
-  const client = createApiClient(current.url);
+  const client = await createApiClient(current.url);
   await new Promise((r) => setTimeout(r, 8_000));
   const tasks = await eventually(
     "20 service instances RUNNING after kill -9 and restart",

@@ -53,6 +53,28 @@ export interface Launcher {
   exited: Promise<number | null>;
 }
 
+/** The first admin's password in every launcher these tests start (PELOTON_ADMIN_PASSWORD). */
+export const FAULT_ADMIN_PASSWORD = "fault-admin-password-1";
+
+/**
+ * Signs in as that admin, as the sign-in page does: the session cookie, and
+ * the Origin a cookie-authenticated mutation must carry (the CSRF check).
+ * The session outlives a restart (the secret is kept beside the data folder).
+ */
+export async function adminHeaders(baseUrl: string): Promise<Record<string, string>> {
+  const res = await fetch(`${baseUrl}/api/auth/sign-in/username`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify({ username: "admin", password: FAULT_ADMIN_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`sign-in as admin: ${res.status} ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  return { cookie, origin: baseUrl };
+}
+
 export function startLauncher(
   dirs: Dirs,
   port: number,
@@ -66,6 +88,7 @@ export function startLauncher(
     PELOTON_SIM_DIR: dirs.simDir,
     PELOTON_SIM_FAST: "1",
     PELOTON_LOG_LEVEL: "warn",
+    PELOTON_ADMIN_PASSWORD: FAULT_ADMIN_PASSWORD,
     ...env,
   };
   // The embedded PostgreSQL and the in-process mesos-sim, whatever the test run uses.
