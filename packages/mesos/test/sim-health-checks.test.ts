@@ -1,0 +1,106 @@
+/**
+ * mesos-sim runs a task's HealthCheck as the Mesos command executor does:
+ * TASK_RUNNING updates with `healthy` and REASON_TASK_HEALTH_CHECK_STATUS_UPDATED
+ * (each with a uuid to acknowledge) on the first result, on recovery, and on
+ * every failure; after `consecutive_failures` failures the task is killed and
+ * its TASK_KILLED says `healthy: false`.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import type { TaskStatus } from "../src/index.ts";
+import { client, onCleanup, shellTask, sim } from "./support/harness.ts";
+
+const healthUpdates = (all: TaskStatus[]) =>
+  all.filter((u) => u.reason === "REASON_TASK_HEALTH_CHECK_STATUS_UPDATED");
+
+describe("mesos-sim health checks", () => {
+  it("a COMMAND check flips healthy, then unhealthy, and kills after consecutive_failures", async () => {
+    const s = await sim({ agents: 1 });
+    const { client: c, log } = await client(s);
+    c.on("update", (st) => {
+      c.acknowledge(st).catch(() => {});
+    });
+    const [offer] = await log.offers();
+    await c.launch(
+      [offer!.id],
+      [
+        shellTask("hc-1", offer!.agent_id.value, "touch ok; sleep 30", {
+          health_check: {
+            type: "COMMAND",
+            delay_seconds: 0.2,
+            interval_seconds: 0.2,
+            timeout_seconds: 2,
+            consecutive_failures: 2,
+            grace_period_seconds: 0,
+            command: { shell: true, value: "test -f ok" },
+          },
+        }),
+      ],
+    );
+    await log.waitFor((e) => e.type === "UPDATE" && e.update.status.healthy === true, {
+      what: "healthy",
+      timeoutMs: 5000,
+    });
+    // The check file goes: two failures in a row, then the kill.
+    const { rmSync } = await import("node:fs");
+    rmSync(`${s.sandboxPath("hc-1")}/ok`);
+    const killed = await log.update("hc-1", "TASK_KILLED", { timeoutMs: 8000 });
+
+    const updates = log.updates("hc-1");
+    const health = healthUpdates(updates);
+    expect(health.map((u) => [u.state, u.healthy])).toEqual([
+      ["TASK_RUNNING", true],
+      ["TASK_RUNNING", false],
+      ["TASK_RUNNING", false],
+    ]);
+    for (const u of health) {
+      expect(u.uuid).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(u.source).toBe("SOURCE_EXECUTOR");
+    }
+    expect(new Set(updates.map((u) => u.uuid)).size).toBe(updates.length);
+    expect(killed.healthy).toBe(false);
+    expect(killed.message).toMatch(/Command terminated with/);
+  });
+
+  it("an HTTP check against the task's port: healthy while it answers 2xx, unhealthy when it stops", async () => {
+    let answering = true;
+    const server = createServer((_req, res) => {
+      res.statusCode = answering ? 204 : 503;
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    onCleanup(() => new Promise<void>((r) => server.close(() => r())));
+    const port = (server.address() as AddressInfo).port;
+
+    const s = await sim({ agents: 1 });
+    const { client: c, log } = await client(s);
+    c.on("update", (st) => {
+      c.acknowledge(st).catch(() => {});
+    });
+    const [offer] = await log.offers();
+    await c.launch(
+      [offer!.id],
+      [
+        shellTask("hc-http", offer!.agent_id.value, "sleep 30", {
+          health_check: {
+            type: "HTTP",
+            delay_seconds: 0.1,
+            interval_seconds: 0.2,
+            timeout_seconds: 1,
+            consecutive_failures: 3,
+            http: { port, path: "/health" },
+          },
+        }),
+      ],
+    );
+    await log.waitFor((e) => e.type === "UPDATE" && e.update.status.healthy === true, {
+      what: "healthy",
+      timeoutMs: 5000,
+    });
+    answering = false;
+    await log.update("hc-http", "TASK_KILLED", { timeoutMs: 8000 });
+    const health = healthUpdates(log.updates("hc-http")).map((u) => u.healthy);
+    expect(health).toEqual([true, false, false, false]);
+  });
+});
