@@ -101,6 +101,7 @@ export {
 export {
   type HealthCheckSpec,
   hasEnabledHealthCheck,
+  healthAfter,
   healthCheckSpecOf,
   initialHealthOf,
 } from "./health/health-check-spec.ts";

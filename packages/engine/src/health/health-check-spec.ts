@@ -72,3 +72,18 @@ function timings(h: HealthCheckConfig): Partial<HealthCheckSpec> {
   if ((h.maxConsecutiveFailures ?? 0) > 0) out.consecutiveFailures = h.maxConsecutiveFailures;
   return out;
 }
+
+/**
+ * A run's health after a status update that carries `healthy` (the cluster
+ * reports a check result), or undefined when it does not change. `current`
+ * is null while the run has not reached RUNNING; a DISABLED run ignores
+ * results (it has no check of ours), as Peloton does.
+ */
+export function healthAfter(
+  current: HealthState | null,
+  healthy: boolean | null,
+): HealthState | undefined {
+  if (healthy === null || current === "DISABLED") return undefined;
+  const next: HealthState = healthy ? "HEALTHY" : "UNHEALTHY";
+  return next === current ? undefined : next;
+}
