@@ -400,7 +400,6 @@ export {
 // system names, declared here once and imported by storage, API, CLI and console.
 export {
   HEALTH_STATE_LABELS,
-  HEALTH_STATE_TONES,
   HEALTH_STATES,
   type HealthState,
 } from "./vocabulary/health-states.ts";

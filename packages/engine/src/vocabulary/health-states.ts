@@ -13,11 +13,3 @@ export const HEALTH_STATE_LABELS: Readonly<Record<HealthState, string>> = {
   UNHEALTHY: "unhealthy",
   DISABLED: "disabled",
 };
-
-/** The tone a health is shown in, from the console's palette. */
-export const HEALTH_STATE_TONES: Readonly<Record<HealthState, "ok" | "bad" | "muted">> = {
-  HEALTH_UNKNOWN: "muted",
-  HEALTHY: "ok",
-  UNHEALTHY: "bad",
-  DISABLED: "muted",
-};
