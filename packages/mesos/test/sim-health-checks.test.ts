@@ -55,22 +55,48 @@ describe("mesos-sim health checks", () => {
       ["TASK_RUNNING", false],
     ]);
     for (const u of health) {
+      expect(u).toMatchObject({
+        task_id: { value: "hc-1" },
+        state: "TASK_RUNNING",
+        source: "SOURCE_EXECUTOR",
+        reason: "REASON_TASK_HEALTH_CHECK_STATUS_UPDATED",
+        agent_id: { value: offer!.agent_id.value },
+        executor_id: { value: "hc-1" },
+      });
       expect(u.uuid).toMatch(/^[A-Za-z0-9+/]{22}==$/);
-      expect(u.source).toBe("SOURCE_EXECUTOR");
     }
+    // The launch's STARTING and RUNNING, the three results, the end of the kill: nothing else.
+    expect(updates.map((u) => u.state)).toEqual([
+      "TASK_STARTING",
+      "TASK_RUNNING",
+      "TASK_RUNNING",
+      "TASK_RUNNING",
+      "TASK_RUNNING",
+      "TASK_KILLED",
+    ]);
     expect(new Set(updates.map((u) => u.uuid)).size).toBe(updates.length);
-    expect(killed.healthy).toBe(false);
+    // As the command executor reports it: killed, unhealthy, no reason of its own.
+    expect(killed).toMatchObject({
+      state: "TASK_KILLED",
+      source: "SOURCE_EXECUTOR",
+      healthy: false,
+    });
+    expect(killed.reason).toBeUndefined();
     expect(killed.message).toMatch(/Command terminated with/);
   });
 
   it("an HTTP check against the task's port: healthy while it answers 2xx, unhealthy when it stops", async () => {
-    let answering = true;
-    const server = createServer((_req, res) => {
-      res.statusCode = answering ? 204 : 503;
+    const paths: string[] = [];
+    const server = createServer((req, res) => {
+      paths.push(req.url ?? "");
+      res.statusCode = 204;
       res.end();
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    onCleanup(() => new Promise<void>((r) => server.close(() => r())));
+    onCleanup(() => {
+      server.closeAllConnections();
+      server.close();
+    });
     const port = (server.address() as AddressInfo).port;
 
     const s = await sim({ agents: 1 });
@@ -98,7 +124,10 @@ describe("mesos-sim health checks", () => {
       what: "healthy",
       timeoutMs: 5000,
     });
-    answering = false;
+    expect(paths[0]).toBe("/health");
+    // The server stops answering: connections are refused.
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
     await log.update("hc-http", "TASK_KILLED", { timeoutMs: 8000 });
     const health = healthUpdates(log.updates("hc-http")).map((u) => u.healthy);
     expect(health).toEqual([true, false, false, false]);
