@@ -93,16 +93,23 @@ describe("health checks on mesos-sim", () => {
       .poll(async () => await healthOf(jobId), { timeout: 30_000, interval: 100 })
       .toMatchObject({ run_id: 2, state: "RUNNING", health: "HEALTHY" });
 
-    const events = await directSql<{ run_id: number; state: string; health: string | null }>(
-      `SELECT run_id, state::text, health::text FROM task_events
+    const events = await directSql<{
+      run_id: number;
+      state: string;
+      health: string | null;
+      message: string;
+    }>(
+      `SELECT run_id, state::text, health::text, message FROM task_events
        WHERE job_id = $1 AND (health IS NOT NULL OR state = 'KILLED') ORDER BY id`,
       [jobId],
     );
-    expect(events.slice(0, 3)).toEqual([
+    expect(events.slice(0, 3)).toMatchObject([
       { run_id: 1, state: "RUNNING", health: "HEALTHY" },
       { run_id: 1, state: "RUNNING", health: "UNHEALTHY" },
       { run_id: 1, state: "KILLED", health: null },
     ]);
-    expect(events[3]).toEqual({ run_id: 2, state: "RUNNING", health: "HEALTHY" });
+    expect(events[0]!.message).toBe("HEALTH_UNKNOWN → HEALTHY: the health check passed");
+    expect(events[2]!.message).toMatch(/^ended unhealthy \(its health check failed\): Command/);
+    expect(events[3]).toMatchObject({ run_id: 2, state: "RUNNING", health: "HEALTHY" });
   });
 });

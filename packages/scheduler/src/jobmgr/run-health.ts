@@ -5,7 +5,13 @@
  * HEALTHY / UNHEALTHY by the cluster's `healthy` reports. A change of
  * HEALTHY/UNHEALTHY writes the columns and a task event saying so.
  */
-import { type HealthState, healthAfter, initialHealthOf, type TaskConfig } from "@peloton/engine";
+import {
+  type HealthState,
+  healthAfter,
+  initialHealthOf,
+  isTerminalTaskState,
+  type TaskConfig,
+} from "@peloton/engine";
 import type { TaskRunRow } from "@peloton/storage";
 import type { TaskStatusUpdate } from "../hostmgr/host-adapter.ts";
 import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
@@ -24,12 +30,13 @@ export function healthSoFar(start: DriveStart, row: TaskRunRow): HealthState | n
  * job's config is not at hand: the run's health is left as it is).
  */
 export function withHealth(
-  start: DriveStart,
+  given: DriveStart,
   row: TaskRunRow,
   u: TaskStatusUpdate,
   from: DriveStart["state"],
   task: TaskConfig | undefined,
 ): DriveStart {
+  let start = given;
   let current = healthSoFar(start, row);
   let set = start.set;
   if (start.state === "RUNNING" && from !== "RUNNING" && task !== undefined && current === null) {
@@ -41,6 +48,14 @@ export function withHealth(
       healthChangedAt: u.at,
       healthMessage: null,
     };
+  }
+  // Mesos gives a run its health check killed no reason, only `healthy: false`: say it.
+  if (isTerminalTaskState(start.state) && !isTerminalTaskState(from) && u.healthy === false) {
+    const why = `ended unhealthy (its health check failed): ${start.message ?? u.clusterState}`;
+    const events = start.events.map((e, i) =>
+      i === start.events.length - 1 && e.state === start.state ? { ...e, message: why } : e,
+    );
+    start = { ...start, message: why, events };
   }
   const next = healthAfter(current, u.healthy);
   if (next === undefined) return set === start.set ? start : { ...start, set };
