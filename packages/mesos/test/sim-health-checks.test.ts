@@ -133,3 +133,32 @@ describe("mesos-sim health checks", () => {
     expect(health).toEqual([true, false, false, false]);
   });
 });
+
+describe("mesos-sim health checks of simulated runs", () => {
+  it("a simulated run (no process) passes its checks: one healthy update", async () => {
+    const s = await sim({ agents: 1, simulateTasks: true });
+    const { client: c, log } = await client(s);
+    c.on("update", (st) => {
+      c.acknowledge(st).catch(() => {});
+    });
+    const [offer] = await log.offers();
+    await c.launch(
+      [offer!.id],
+      [
+        shellTask("hc-sim", offer!.agent_id.value, "sleep 30", {
+          health_check: {
+            type: "COMMAND",
+            delay_seconds: 0.05,
+            interval_seconds: 0.05,
+            command: { shell: true, value: "false" },
+          },
+        }),
+      ],
+    );
+    await log.waitFor((e) => e.type === "UPDATE" && e.update.status.healthy === true, {
+      what: "healthy",
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(healthUpdates(log.updates("hc-sim")).map((u) => u.healthy)).toEqual([true]);
+  });
+});

@@ -10,7 +10,8 @@
  *  - failures before the first success within `grace_period_seconds` of
  *    the start are ignored.
  * COMMAND checks run `/bin/sh -c` in the task's sandbox with the check's
- * environment; HTTP checks GET the task's port on the agent's address.
+ * environment; HTTP checks GET the task's port on the agent's address. A
+ * simulated run (no process) passes its checks, on the same schedule.
  */
 import { spawn } from "node:child_process";
 import type { HealthCheck } from "../proto/messages.ts";
@@ -34,8 +35,8 @@ export interface HealthResult {
 
 export interface HealthCheckTarget {
   check: HealthCheck;
-  /** Where a COMMAND check runs (the task's sandbox). */
-  sandbox: string;
+  /** Where a COMMAND check runs (the task's sandbox); undefined for a simulated run, whose checks pass. */
+  sandbox: string | undefined;
   /** The address HTTP checks reach the task on. */
   host: string;
   env: Record<string, string>;
@@ -76,7 +77,11 @@ export function startHealthChecker(target: HealthCheckTarget): HealthChecker {
   };
   const run = () => {
     const attempt =
-      c.type === "HTTP" ? httpCheck(target, timeoutMs) : commandCheck(target, timeoutMs);
+      target.sandbox === undefined
+        ? { result: Promise.resolve(true), cancel: () => undefined }
+        : c.type === "HTTP"
+          ? httpCheck(target, timeoutMs)
+          : commandCheck(target, target.sandbox, timeoutMs);
     cancel = attempt.cancel;
     void attempt.result.then((ok) => {
       cancel = undefined;
@@ -113,13 +118,13 @@ interface Attempt {
   cancel: () => void;
 }
 
-function commandCheck(target: HealthCheckTarget, timeoutMs: number): Attempt {
+function commandCheck(target: HealthCheckTarget, sandbox: string, timeoutMs: number): Attempt {
   const env = { ...target.env };
   for (const v of target.check.command?.environment?.variables ?? []) {
     if (v.value !== undefined) env[v.name] = v.value;
   }
   const child = spawn("/bin/sh", ["-c", target.check.command?.value ?? ""], {
-    cwd: target.sandbox,
+    cwd: sandbox,
     env: env as NodeJS.ProcessEnv,
     stdio: "ignore",
     detached: true,

@@ -133,12 +133,12 @@ export class TaskManager {
    * is a TASK_RUNNING update with `healthy` and reason
    * REASON_TASK_HEALTH_CHECK_STATUS_UPDATED; a result asking for the kill
    * kills the task (TASK_KILLING, then TASK_KILLED with `healthy: false`).
-   * Simulated runs have no process to check.
+   * A simulated run has no process to check: its checks pass.
    */
   private startHealthChecks(fw: SimFramework, task: SimTask): void {
     const check = task.info.health_check;
-    if (!isRunnableHealthCheck(check) || task.sandbox === undefined) return;
-    const env: Record<string, string> = { MESOS_SANDBOX: task.sandbox };
+    if (!isRunnableHealthCheck(check)) return;
+    const env: Record<string, string> = { MESOS_SANDBOX: task.sandbox ?? "" };
     for (const v of task.info.command?.environment?.variables ?? []) {
       if (v.type !== "SECRET" && v.value !== undefined) env[v.name] = v.value;
     }
