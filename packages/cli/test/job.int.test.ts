@@ -9,6 +9,7 @@ import { createCaller } from "@peloton/api";
 import { testActor, testContext } from "@peloton/test-support/api/context.ts";
 import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import { leafPool } from "@peloton/test-support/scheduler/system.ts";
+import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -55,6 +56,7 @@ describe("peloton job create and task list", () => {
       "Mem Limit",
       "Disk Limit",
       "State",
+      "Healthy",
       "GoalState",
       "Started At",
       "Task ID",
@@ -64,7 +66,9 @@ describe("peloton job create and task list", () => {
     ]);
     expect(rows).toHaveLength(3);
     // No task id, host, message or reason before the scheduler has seen it.
-    expect(rows[0]).toMatch(/^0\s+cli_batch\s+0\.5\s+64 MB\s+10 MB\s+PENDING\s+SUCCEEDED$/);
+    expect(rows[0]).toMatch(
+      /^0\s+cli_batch\s+0\.5\s+64 MB\s+10 MB\s+PENDING\s+DISABLED\s+SUCCEEDED$/,
+    );
     expect(rows[2]).toMatch(/^2\s+cli_batch\s/);
 
     const range = await peloton("task", "list", id, "--range", "1:2");
@@ -73,6 +77,27 @@ describe("peloton job create and task list", () => {
     ]);
     const one = await peloton("task", "get", id, "2");
     expect(one.stdout.trimEnd().split("\n")[1]).toMatch(/^2\s+cli_batch\s+0\.5\s+64 MB/);
+  });
+
+  it("shows each run's health in the Healthy column (HEALTH_UNKNOWN until a check reports)", async () => {
+    await leafPool(ctx.gateway, "services");
+    const run = await peloton("job", "create", "/services", fixture("job-service-health.yaml"));
+    expect(run.stderr).toBe("");
+    const id = run.stdout.split(" ")[1]!;
+    // Instance 1's run reached RUNNING and its check passed (what the scheduler writes).
+    await directSql(
+      `UPDATE tasks SET state = 'RUNNING', health = 'HEALTHY', health_run_id = run_id
+       WHERE job_id = $1 AND instance_id = 1`,
+      [id],
+    );
+    const list = await peloton("task", "list", id);
+    const rows = list.stdout.trimEnd().split("\n").slice(1);
+    expect(rows[0]).toMatch(
+      /^0\s+cli_service\s+0\.5\s+64 MB\s+0 MB\s+PENDING\s+HEALTH_UNKNOWN\s+RUNNING$/,
+    );
+    expect(rows[1]).toMatch(
+      /^1\s+cli_service\s+0\.5\s+64 MB\s+0 MB\s+RUNNING\s+HEALTHY\s+RUNNING$/,
+    );
   });
 
   it("refuses a file with an unknown field, naming the file, field and line, and stores nothing", async () => {

@@ -98,6 +98,13 @@ export {
   type PoolExplanation,
   toEntitlementJson,
 } from "./entitlement/result.ts";
+export {
+  type HealthCheckSpec,
+  hasEnabledHealthCheck,
+  healthAfter,
+  healthCheckSpecOf,
+  initialHealthOf,
+} from "./health/health-check-spec.ts";
 // Job config (Peloton's job YAML, its rules, and what the scheduler reads off it)
 export {
   type AssignedPort,
@@ -391,6 +398,11 @@ export {
 } from "./respool/validation/validate.ts";
 // The vocabulary (src/vocabulary/): every state, type and set of them the
 // system names, declared here once and imported by storage, API, CLI and console.
+export {
+  HEALTH_STATE_LABELS,
+  HEALTH_STATES,
+  type HealthState,
+} from "./vocabulary/health-states.ts";
 export {
   CAPACITY_HOST_STATES,
   HOST_STATES,

@@ -2,7 +2,13 @@
  * Colours by meaning, shared by every page that shows a state. Each map is
  * keyed by its state type, so a new state does not compile until it has a tone.
  */
-import type { HostState, JobState, TaskState, VolumeState } from "@peloton/api/schemas";
+import type {
+  HealthState,
+  HostState,
+  JobState,
+  TaskState,
+  VolumeState,
+} from "@peloton/api/schemas";
 
 export type Tone = "ok" | "warn" | "bad" | "info" | "idle";
 
@@ -55,6 +61,14 @@ const VOLUME_TONES: Record<VolumeState, Tone> = {
   DELETED: "idle",
 };
 
+/** A run's health (orthogonal to its state): not known yet reads as on its way. */
+const HEALTH_TONES: Record<HealthState, Tone> = {
+  HEALTHY: "ok",
+  UNHEALTHY: "bad",
+  HEALTH_UNKNOWN: "info",
+  DISABLED: "idle",
+};
+
 /** Strings from a URL or an older server may name no state: those read as idle. */
 const toneIn =
   <S extends string>(tones: Record<S, Tone>) =>
@@ -65,6 +79,7 @@ export const taskTone = toneIn(TASK_TONES);
 export const jobTone = toneIn(JOB_TONES);
 export const hostTone = toneIn(HOST_TONES);
 export const volumeTone = toneIn(VOLUME_TONES);
+export const healthTone = toneIn(HEALTH_TONES);
 
 export const TONE_DOT: Record<Tone, string> = {
   ok: "bg-ok",

@@ -2,7 +2,7 @@
  * The tasks router's edge: rows from storage with what the job's config
  * says about each instance (its name), and "not found" worded once.
  */
-import { type JobConfig, taskConfigFor } from "@peloton/engine";
+import { type HealthState, initialHealthOf, type JobConfig, taskConfigFor } from "@peloton/engine";
 import { describeTaskLogRefusal, type TaskLogChunk, type TaskLogRequest } from "@peloton/scheduler";
 import type { TaskRecord } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
@@ -14,7 +14,11 @@ import { jobNotFound } from "./jobs.handler.ts";
 /** A task as clients see it: the row, its name from the config, no internal agent id. */
 export function taskView(task: TaskRecord, config: JobConfig, jobName: string) {
   const { agentId: _agentId, ...rest } = task;
-  return { ...rest, name: taskConfigFor(config, task.instanceId).name ?? jobName };
+  const taskConfig = taskConfigFor(config, task.instanceId);
+  // A run that has not reached RUNNING has no health of its own yet: its
+  // initial one (DISABLED without an enabled check), as Peloton shows it.
+  const health: HealthState = task.health ?? initialHealthOf(taskConfig);
+  return { ...rest, health, name: taskConfig.name ?? jobName };
 }
 
 /** The job's name and parsed config, or NOT_FOUND. */

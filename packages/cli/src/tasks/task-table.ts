@@ -1,6 +1,6 @@
 /**
  * Tasks as Peloton's `task list` and `task get` print them: one row per
- * instance with its task's limits, state and goal, when it started, its
+ * instance with its task's limits, state, health (Peloton's Healthy column) and goal, when it started, its
  * cluster task id, host, and why it is where it is.
  */
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
@@ -15,6 +15,7 @@ export const TASK_LIST_HEADER = [
   "Mem Limit",
   "Disk Limit",
   "State",
+  "Healthy",
   "GoalState",
   "Started At",
   "Task ID",
@@ -23,7 +24,7 @@ export const TASK_LIST_HEADER = [
   "Reason",
 ] as const;
 
-/** Peloton's row format: `%d %s %.1f %.0f MB %.0f MB %s %s %s %s %s %s %s`. */
+/** Peloton's row format: `%d %s %.1f %.0f MB %.0f MB %s %s %s %s %s %s %s %s`; Healthy is Peloton's task.HealthState. */
 export function taskListRow(t: TaskRow): string[] {
   return [
     String(t.instanceId),
@@ -32,6 +33,7 @@ export function taskListRow(t: TaskRow): string[] {
     `${t.memMb.toFixed(0)} MB`,
     `${t.diskMb.toFixed(0)} MB`,
     t.state,
+    t.health,
     t.goalState,
     rfc3339(t.startedAt),
     t.clusterTaskId ?? "",

@@ -216,6 +216,19 @@ export interface ExecutorInfo {
   labels?: Labels;
 }
 
+/** Mesos v1 HealthCheck (only the COMMAND and HTTP kinds are modelled). */
+export interface HealthCheck {
+  type: "COMMAND" | "HTTP" | "TCP" | "UNKNOWN";
+  /** Mesos defaults: delay 15 s, interval 10 s, timeout 20 s, 3 failures, grace 10 s. */
+  delay_seconds?: number;
+  interval_seconds?: number;
+  timeout_seconds?: number;
+  consecutive_failures?: number;
+  grace_period_seconds?: number;
+  command?: CommandInfo;
+  http?: { port: number; path?: string; scheme?: string; statuses?: number[] };
+}
+
 export interface TaskInfo {
   name: string;
   task_id: TaskID;
@@ -224,7 +237,7 @@ export interface TaskInfo {
   executor?: ExecutorInfo;
   command?: CommandInfo;
   container?: ContainerInfo;
-  health_check?: Json;
+  health_check?: HealthCheck;
   check?: Json;
   kill_policy?: KillPolicy;
   /** base64 */

@@ -1,4 +1,5 @@
 /** The master's records of frameworks, tasks, executors and offers in mesos-sim. */
+
 import type { TaskState } from "../proto/enums.ts";
 import type { FrameworkInfo, TaskInfo, TaskStatus } from "../proto/messages.ts";
 import type { ResourceBag } from "../resources/bag.ts";
@@ -6,6 +7,7 @@ import type { RunRecord } from "./checkpoint/records.ts";
 import type { EventStream } from "./event-stream.ts";
 import type { TaskRun } from "./executor-process.ts";
 import type { RefusalFilter } from "./filters.ts";
+import type { HealthChecker } from "./health-checker.ts";
 import type { StatusUpdateQueue } from "./status-updates.ts";
 
 export interface SimTask {
@@ -29,6 +31,10 @@ export interface SimTask {
   unreachable: boolean;
   /** How it runs, as checkpointed (pid and start time of its process, or its simulated run). */
   runRecord: RunRecord | undefined;
+  /** Its health check, while it runs one. */
+  healthChecker?: HealthChecker | undefined;
+  /** A health check asked for its kill: its terminal update says `healthy: false`. */
+  killedUnhealthy?: boolean;
 }
 
 /** The executor of a LAUNCH_GROUP; its resources are held until its last task ends. */

@@ -35,6 +35,7 @@ export interface AgentStatusFields {
   message?: string;
   reason?: TaskStatusReason;
   containerStatus?: ContainerStatus;
+  healthy?: boolean;
 }
 
 export function agentStatus(f: AgentStatusFields): TaskStatus {
@@ -50,6 +51,7 @@ export function agentStatus(f: AgentStatusFields): TaskStatus {
   if (f.message !== undefined) status.message = f.message;
   if (f.reason !== undefined) status.reason = f.reason;
   if (f.containerStatus !== undefined) status.container_status = f.containerStatus;
+  if (f.healthy !== undefined) status.healthy = f.healthy;
   return status;
 }
 

@@ -20,6 +20,7 @@ import {
   signalGroup,
   type TaskRun,
 } from "./executor-process.ts";
+import { isRunnableHealthCheck, startHealthChecker } from "./health-checker.ts";
 import type { Master } from "./master.ts";
 import type { SimExecutor, SimFramework, SimTask } from "./model.ts";
 import { type KnownTask, knownTaskAnswer, reconcileAnswer } from "./reconcile.ts";
@@ -101,6 +102,7 @@ export class TaskManager {
               network_infos: [{ ip_addresses: [{ ip_address: this.master.config.ip }] }],
             },
           });
+          this.startHealthChecks(fw, task);
         }
       },
       onExit: (outcome: RunOutcome) => {
@@ -126,11 +128,48 @@ export class TaskManager {
     }
   }
 
+  /**
+   * The command executor's health checking: each result the checker reports
+   * is a TASK_RUNNING update with `healthy` and reason
+   * REASON_TASK_HEALTH_CHECK_STATUS_UPDATED; a result asking for the kill
+   * kills the task (TASK_KILLING, then TASK_KILLED with `healthy: false`).
+   * A simulated run has no process to check: its checks pass.
+   */
+  private startHealthChecks(fw: SimFramework, task: SimTask): void {
+    const check = task.info.health_check;
+    if (!isRunnableHealthCheck(check)) return;
+    const env: Record<string, string> = { MESOS_SANDBOX: task.sandbox ?? "" };
+    for (const v of task.info.command?.environment?.variables ?? []) {
+      if (v.type !== "SECRET" && v.value !== undefined) env[v.name] = v.value;
+    }
+    task.healthChecker = startHealthChecker({
+      check,
+      sandbox: task.sandbox,
+      host: this.master.config.ip,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+      onResult: (result) => {
+        if (task.state !== "TASK_RUNNING" || task.killRequested) return;
+        this.report(fw, task, "TASK_RUNNING", {
+          reason: "REASON_TASK_HEALTH_CHECK_STATUS_UPDATED",
+          healthy: result.healthy,
+        });
+        if (result.killTask) {
+          task.killedUnhealthy = true;
+          this.killTask(fw, task, this.graceMs(task.info.kill_policy?.grace_period));
+        }
+      },
+    });
+  }
+
   private onExit(fw: SimFramework, task: SimTask, outcome: RunOutcome): void {
     if (task.unreachable || isTerminalState(task.state)) return;
     if (task.killRequested) {
       const how = outcome.kind === "signaled" ? `signal ${outcome.signal}` : "kill";
-      this.report(fw, task, "TASK_KILLED", { message: `Command terminated with ${how}` });
+      this.report(fw, task, "TASK_KILLED", {
+        message: `Command terminated with ${how}`,
+        // As the command executor: a task killed by its health check ends unhealthy.
+        ...(task.killedUnhealthy === true ? { healthy: false } : {}),
+      });
     } else if (outcome.kind === "exited" && outcome.code === 0) {
       this.report(fw, task, "TASK_FINISHED", { message: "Command exited with status 0" });
     } else if (outcome.kind === "executor_terminated") {
@@ -167,9 +206,14 @@ export class TaskManager {
       reason?: TaskStatusReason;
       source?: TaskStatusSource;
       containerStatus?: TaskStatus["container_status"];
+      healthy?: boolean;
     } = {},
   ): void {
     task.state = state;
+    if (isTerminalState(state)) {
+      task.healthChecker?.stop();
+      task.healthChecker = undefined;
+    }
     checkpointTask(this.master, task, { state });
     if (isTerminalState(state)) this.release(fw, task);
     if (this.master.frameworks.get(fw.id) !== fw) {
@@ -353,6 +397,7 @@ export class TaskManager {
         // Before the run is destroyed: a simulated run reports its exit synchronously,
         // and a lost task must not be reported FAILED by its dying agent.
         task.unreachable = true;
+        task.healthChecker?.stop();
         void task.run?.destroy();
         task.run = undefined;
         if (mode === "unreachable" && !wasTerminal) fw.unreachable.set(task.taskId, task);
@@ -404,6 +449,7 @@ export class TaskManager {
     for (const fw of this.master.frameworks.values()) {
       for (const task of fw.tasks.values()) {
         task.unreachable = true;
+        task.healthChecker?.stop();
         // A sim recovering from this checkpoint reports them killed, not failed.
         if (!isTerminalState(task.state))
           checkpointTask(this.master, task, { killRequested: true });
@@ -415,6 +461,8 @@ export class TaskManager {
 
   /** The sim stops and its tasks run on (checkpointing): a later sim adopts them. */
   detachAll(): void {
+    for (const fw of this.master.frameworks.values())
+      for (const task of fw.tasks.values()) task.healthChecker?.stop();
     for (const run of this.live) run.detach();
     this.live.clear();
   }
@@ -477,6 +525,8 @@ export class TaskManager {
     task.run = run;
     this.live.add(run);
     if (task.killRequested) run.kill(this.graceMs(task.info.kill_policy?.grace_period));
+    // The recovered executor checks again from the start (its checker's counts were in memory).
+    else if (task.state === "TASK_RUNNING") this.startHealthChecks(fw, task);
   }
 
   // ---- sandboxes --------------------------------------------------------

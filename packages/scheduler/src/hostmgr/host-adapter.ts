@@ -18,7 +18,7 @@
  * `HostAdapterFactory` the composition root passes to the scheduler, and
  * registers its log reader in clusters.ts (see the scheduler's README).
  */
-import type { TaskState } from "@peloton/engine";
+import type { HealthCheckSpec, TaskState } from "@peloton/engine";
 import type { StorageGateway } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import type { SchedulerLoop } from "../common/loop.ts";
@@ -92,6 +92,8 @@ export interface TaskLaunch {
   /** Seconds between the polite stop signal and the forced one. */
   killGracePeriodSeconds?: number;
   volume?: VolumeSpec;
+  /** The health check the cluster runs on the task (absent: none). */
+  healthCheck?: HealthCheckSpec;
 }
 
 export interface LaunchedTask {

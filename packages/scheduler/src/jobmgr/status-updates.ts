@@ -6,7 +6,8 @@
  * committed):
  *
  *   updates ─▶ their runs by cluster task id (one query)
- *     ─▶ per update: engine `applyMesosUpdate` (MOVE | IGNORE | REFUSE)
+ *     ─▶ per update: engine `applyMesosUpdate` (MOVE | IGNORE | REFUSE), and
+ *        the run's health (run-health.ts; a check result is a RUNNING again)
  *     ─▶ a run that ended, or whose goal moved: `driveTask` from there
  *        (a retry, a restart after backoff, deletion) in the same change
  *     ─▶ the task writer (one transaction with the others' changes)
@@ -21,6 +22,7 @@ import {
   isTerminalTaskState,
   MESOS_TASK_STATES,
   type MesosTaskState,
+  taskConfigFor,
   taskPolicyFor,
 } from "@peloton/engine";
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
@@ -32,6 +34,7 @@ import type { KillOrder } from "../taskwriter/kill-order.ts";
 import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { UpdateSummary, verdictForEndedRun } from "./ended-runs.ts";
 import { type DriveStart, driveTask, startOf } from "./goal-state.ts";
+import { withHealth } from "./run-health.ts";
 import { markVictimsBack } from "./victims-back.ts";
 
 export interface StatusUpdatesOptions {
@@ -235,9 +238,16 @@ export class StatusUpdates {
         state: u.clusterState,
         reason: u.reason ?? undefined,
       });
+      const config = configs.get(row.jobId);
+      const task = config ? taskConfigFor(config, row.instanceId) : undefined;
       if (outcome.kind === "IGNORE") {
         if (outcome.why === "RUN_ENDED") endedOrUnknown(u, true);
         if (outcome.why === "EARLIER_STAGE") this.summary.note("earlierStage");
+        // A health check's result comes as TASK_RUNNING again: only the run's health moves.
+        if (outcome.why === "SAME_STATE" && u.healthy !== null) {
+          const healthier = withHealth(start, row, u, start.state, task);
+          if (healthier !== start) moved.set(row.taskId, { row, start: healthier });
+        }
         continue;
       }
       if (outcome.kind === "REFUSE") {
@@ -247,7 +257,8 @@ export class StatusUpdates {
         );
         continue;
       }
-      moved.set(row.taskId, { row, start: moveTo(start, row, u, outcome.to, outcome.reason) });
+      const next = moveTo(start, row, u, outcome.to, outcome.reason);
+      moved.set(row.taskId, { row, start: withHealth(next, row, u, start.state, task) });
     }
     const now = this.now();
     const changes: TaskChange[] = [];

@@ -3,9 +3,9 @@
  * merged config as a `TaskLaunch` — command with Peloton's environment
  * (PELOTON_JOB_ID, PELOTON_INSTANCE_ID, PELOTON_TASK_ID and the ports'
  * env names), resources, the ports placement chose, labels, image, grace
- * period, and a stateful instance's volume (created on its first launch).
+ * period, health check (Mesos' form), and a stateful instance's volume (created on its first launch).
  */
-import { type JobConfig, taskConfigFor, taskEnvironment } from "@peloton/engine";
+import { healthCheckSpecOf, type JobConfig, taskConfigFor, taskEnvironment } from "@peloton/engine";
 import type { TaskLaunch } from "../hostmgr/host-adapter.ts";
 import { assignPorts, taskLabelsOf } from "./placement-input.ts";
 
@@ -36,6 +36,11 @@ export function taskLaunchOf(
     (task.command?.environment?.variables ?? []).map((v) => [v.name, v.value]),
   );
   const labels = Object.fromEntries(taskLabelsOf(config, task).map((l) => [l.key, l.value]));
+  const environment = {
+    ...own,
+    ...taskEnvironment(subject.jobId, subject.instanceId, taskId, ports),
+  };
+  const healthCheck = healthCheckSpecOf(task, environment);
   const image = task.container?.docker?.image ?? task.container?.mesos?.image?.docker?.name;
   return {
     taskId,
@@ -52,16 +57,14 @@ export function taskLaunchOf(
       shell: task.command?.shell ?? true,
       ...(task.command?.arguments ? { arguments: task.command.arguments } : {}),
       // Peloton's variables after the job's own: they win on a clash.
-      environment: {
-        ...own,
-        ...taskEnvironment(subject.jobId, subject.instanceId, taskId, ports),
-      },
+      environment,
     },
     ...(image ? { image } : {}),
     ...(Object.keys(labels).length > 0 ? { labels } : {}),
     ...(task.killGracePeriodSeconds !== undefined
       ? { killGracePeriodSeconds: task.killGracePeriodSeconds }
       : {}),
+    ...(healthCheck ? { healthCheck } : {}),
     ...(subject.volume && task.volume
       ? {
           volume: {

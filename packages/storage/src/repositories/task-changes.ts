@@ -7,7 +7,7 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
-import type { TaskState } from "@peloton/engine";
+import type { HealthState, TaskState } from "@peloton/engine";
 import type { ArrayElement } from "../array-literal.ts";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -28,6 +28,8 @@ export interface TaskEventWrite {
   hostname: string | null;
   agentId: string | null;
   at: Date;
+  /** On the event of a health change: the run's new health. */
+  health?: HealthState;
 }
 
 /** Columns a change may set; a field left out keeps the row's value. */
@@ -43,6 +45,11 @@ export interface TaskColumnWrites {
   notBefore?: Date | null;
   queuedAt?: Date | null;
   previousHost?: string | null;
+  /** The run's health (with the run it belongs to, when it changes). */
+  health?: HealthState;
+  healthRunId?: number | null;
+  healthChangedAt?: Date | null;
+  healthMessage?: string | null;
 }
 
 /**
@@ -89,6 +96,10 @@ const OPTIONAL_COLUMNS: readonly {
   { key: "notBefore", column: "not_before", type: "timestamptz" },
   { key: "queuedAt", column: "queued_at", type: "timestamptz" },
   { key: "previousHost", column: "previous_host", type: "text" },
+  { key: "health", column: "health", type: '"HealthState"' },
+  { key: "healthRunId", column: "health_run_id", type: "int" },
+  { key: "healthChangedAt", column: "health_changed_at", type: "timestamptz" },
+  { key: "healthMessage", column: "health_message", type: "text" },
 ];
 
 /** One column of a statement's input: its name, its SQL type, a value per row. */
@@ -154,6 +165,7 @@ function applyStatement(changes: readonly TaskChange[]) {
     { name: "hostname", type: "text", values: events.map(({ e }) => e.hostname) },
     { name: "agent_id", type: "text", values: events.map(({ e }) => e.agentId) },
     { name: "at", type: "timestamptz", values: events.map(({ e }) => e.at) },
+    { name: "health", type: '"HealthState"', values: events.map(({ e }) => e.health ?? null) },
   ];
   const sets = [
     "state = u.state",
@@ -175,9 +187,9 @@ function applyStatement(changes: readonly TaskChange[]) {
       RETURNING t.id
     ), logged AS (
       INSERT INTO task_events (task_id, job_id, instance_id, run_id, mesos_task_id, previous_state,
-                               state, source, reason, message, hostname, agent_id, at)
+                               state, source, reason, message, hostname, agent_id, at, health)
       SELECT e.task_id, e.job_id, e.instance_id, e.run_id, e.mesos_task_id, e.previous_state,
-             e.state, e.source, e.reason, e.message, e.hostname, e.agent_id, e.at
+             e.state, e.source, e.reason, e.message, e.hostname, e.agent_id, e.at, e.health
       FROM ${unnestOf("e", eventColumns, params.slice(rows.length))}
       WHERE e.task_id IN (SELECT id FROM moved)
       ORDER BY e.n

@@ -4,7 +4,7 @@
  * Every list is keyset-paginated on an index that starts with the job id, so
  * a page of a job with a million tasks costs the same as one of a job with ten.
  */
-import type { GoalState, TaskState } from "@peloton/engine";
+import type { GoalState, HealthState, TaskState } from "@peloton/engine";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
 import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
@@ -45,6 +45,14 @@ export interface TaskRecord {
   updatedAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
+  /**
+   * The current run's health (Peloton's HealthState); null until the run
+   * reached RUNNING (a new run has none yet). With when it last changed and
+   * the sentence of its last check result.
+   */
+  health: HealthState | null;
+  healthChangedAt: Date | null;
+  healthMessage: string | null;
 }
 
 export const TASK_SORT_KEYS = ["instance", "state", "host", "startedAt"] as const;
@@ -76,7 +84,10 @@ export const TASK_COLUMNS = Prisma.raw(`
   t.state::text AS state, t.goal_state::text AS goal_state, t.hostname, t.agent_id, t.ports,
   t.reason, t.message, t.failure_count, t.cpu, t.mem_mb, t.disk_mb, t.gpu, t.priority,
   t.preemptible, t.revocable, t.controller, t.pinned_host, t.previous_host, t.not_before,
-  t.queued_at, t.created_at, t.updated_at, t.started_at, t.finished_at`);
+  t.queued_at, t.created_at, t.updated_at, t.started_at, t.finished_at,
+  CASE WHEN t.health_run_id = t.run_id THEN t.health::text END AS health,
+  CASE WHEN t.health_run_id = t.run_id THEN t.health_changed_at END AS health_changed_at,
+  CASE WHEN t.health_run_id = t.run_id THEN t.health_message END AS health_message`);
 
 export interface TaskRow {
   id: string;
@@ -109,6 +120,9 @@ export interface TaskRow {
   updated_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  health: HealthState | null;
+  health_changed_at: Date | null;
+  health_message: string | null;
   sort_value?: unknown;
 }
 
@@ -144,6 +158,9 @@ export function toTaskRecord(r: TaskRow): TaskRecord {
     updatedAt: r.updated_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    health: r.health,
+    healthChangedAt: r.health_changed_at,
+    healthMessage: r.health_message,
   };
 }
 

@@ -3,7 +3,7 @@
  * by its cluster task id, and the tasks whose state and intent disagree
  * (a goal to reach, a restart asked for, a new run due, a kill to re-send).
  */
-import type { GoalState, TaskState } from "@peloton/engine";
+import type { GoalState, HealthState, TaskState } from "@peloton/engine";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
@@ -24,12 +24,15 @@ export interface TaskRunRow {
   agentId: string | null;
   notBefore: Date | null;
   updatedAt: Date;
+  /** The current run's health; null (or absent) until the run reached RUNNING. */
+  health?: HealthState | null;
 }
 
 const COLUMNS = Prisma.raw(`
   t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id, t.desired_run,
   t.state::text AS state, t.goal_state::text AS goal_state, t.failure_count, t.reason,
-  t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at`);
+  t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at,
+  CASE WHEN t.health_run_id = t.run_id THEN t.health::text END AS health`);
 
 interface Row {
   task_id: string;
@@ -46,6 +49,7 @@ interface Row {
   agent_id: string | null;
   not_before: Date | null;
   updated_at: Date;
+  health: HealthState | null;
 }
 
 const toRun = (r: Row): TaskRunRow => ({
@@ -63,6 +67,7 @@ const toRun = (r: Row): TaskRunRow => ({
   agentId: r.agent_id,
   notBefore: r.not_before,
   updatedAt: r.updated_at,
+  health: r.health,
 });
 
 /**

@@ -17,6 +17,7 @@ import { StateBadge } from "../jobs/state-badge";
 import { TaskPreemptions } from "../preemptions/task-preemptions";
 import { LOG_FILES, type LogFile, LogFileToggle, LogViewer, logTargetKey } from "./log-viewer";
 import { TaskActions } from "./task-actions";
+import { HealthLine } from "./task-health";
 import { TaskRuns } from "./task-runs";
 import { TaskVolumeFact } from "./task-volume";
 
@@ -119,6 +120,9 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
             ) : (
               <span className="text-muted">none yet</span>
             )}
+          </Fact>
+          <Fact label="Health" testId="task-health">
+            <HealthLine task={t} />
           </Fact>
           <Fact label="Started">
             {t.startedAt ? (

@@ -4,8 +4,10 @@
  * (the volume). Ports are picked from the lease's free ranges in order.
  * Checks that everything fits first: a refusal is data, nothing is sent.
  */
+import type { HealthCheckSpec } from "@peloton/engine";
 import {
   calls,
+  type HealthCheck,
   type Offer,
   type OfferOperation,
   type Resource,
@@ -158,7 +160,29 @@ function taskInfo(
       grace_period: { nanoseconds: Math.round(t.killGracePeriodSeconds * 1e9) },
     };
   }
+  if (t.healthCheck) info.health_check = mesosHealthCheck(t.healthCheck);
   return info;
+}
+
+/** The spec as Mesos' HealthCheck; unset timings keep Mesos' defaults. */
+function mesosHealthCheck(h: HealthCheckSpec): HealthCheck {
+  const out: HealthCheck = { type: h.type };
+  if (h.delaySeconds !== undefined) out.delay_seconds = h.delaySeconds;
+  if (h.intervalSeconds !== undefined) out.interval_seconds = h.intervalSeconds;
+  if (h.timeoutSeconds !== undefined) out.timeout_seconds = h.timeoutSeconds;
+  if (h.consecutiveFailures !== undefined) out.consecutive_failures = h.consecutiveFailures;
+  if (h.command) {
+    const env = Object.entries(h.command.environment ?? {});
+    out.command = {
+      shell: true,
+      value: h.command.value,
+      ...(env.length > 0
+        ? { environment: { variables: env.map(([name, value]) => ({ name, value })) } }
+        : {}),
+    };
+  }
+  if (h.http) out.http = { ...h.http };
+  return out;
 }
 
 /** PORT_<NAME>=<port>, as Peloton exposes named ports to the task. */

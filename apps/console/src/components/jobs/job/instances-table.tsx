@@ -15,13 +15,14 @@ import { TASK_ORDER, taskTone } from "@/lib/states";
 import { useTRPC } from "@/lib/trpc";
 import { useUrlState } from "@/lib/url-state";
 import { useNow } from "@/lib/use-now";
+import { HealthBadge } from "../health-badge";
 import { INSTANCES_PAGE } from "../jobs-query";
 import { StateBadge } from "../state-badge";
 
 type SortKey = (typeof TASK_SORT_NAMES)[number];
 
 const ROW_PX = 48;
-const COLS = 9;
+const COLS = 10;
 
 interface InstancesQuery {
   states: TaskState[];
@@ -149,6 +150,7 @@ export function InstancesTable({ job, initial }: { job: JobDetail; initial: Task
               <SortHeader sortKey="state" {...header}>
                 State
               </SortHeader>
+              <ColumnHeader>Healthy</ColumnHeader>
               <SortHeader sortKey="host" {...header}>
                 Host
               </SortHeader>
@@ -227,6 +229,9 @@ function InstanceRow({
       </td>
       <td className="py-1 pr-3">
         <StateBadge state={t.state} goal={t.goalState} testId="instance-state" />
+      </td>
+      <td className="py-1 pr-3">
+        <HealthBadge health={t.health} testId="instance-health" />
       </td>
       <td className="py-1 pr-3">
         {t.hostname ? (

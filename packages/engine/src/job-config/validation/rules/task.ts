@@ -34,6 +34,7 @@ export function checkTaskForType(source: TaskSource, kind: JobType): JobConfigPr
       field: source.fieldOf("healthCheck"),
       message: "a BATCH job's tasks take no health check (they are meant to exit)",
     });
+  problems.push(...checkHealthCheck(source));
   if (kind !== "BATCH" && source.config.preemptionPolicy?.killOnPreempt === true)
     problems.push({
       code: "KILL_ON_PREEMPT_NOT_FOR_TYPE",
@@ -41,6 +42,31 @@ export function checkTaskForType(source: TaskSource, kind: JobType): JobConfigPr
       message: `killOnPreempt must be false for a ${kind} job: its preempted tasks are restarted`,
     });
   return problems;
+}
+
+/**
+ * An enabled health check must say what to check (Peloton refuses an empty
+ * command or an HTTP check without a port): COMMAND with
+ * commandCheck.command, or HTTP with httpCheck.port. GRPC is Peloton's
+ * too, but Mesos' v1 HealthCheck has no gRPC kind for it to become.
+ */
+function checkHealthCheck(source: TaskSource): JobConfigProblem[] {
+  const h = source.config.healthCheck;
+  if (h?.enabled !== true) return [];
+  const field = source.fieldOf("healthCheck");
+  const problem = (at: string, message: string): JobConfigProblem[] => [
+    { code: "HEALTH_CHECK_INCOMPLETE", field: `${field}.${at}`, message },
+  ];
+  if (h.type === "COMMAND" && (h.commandCheck?.command ?? "").trim() === "")
+    return problem("commandCheck.command", "a COMMAND health check needs commandCheck.command");
+  if (h.type === "HTTP" && !(h.httpCheck?.port ?? 0))
+    return problem("httpCheck.port", "an HTTP health check needs httpCheck.port");
+  if (h.type !== "COMMAND" && h.type !== "HTTP")
+    return problem(
+      "type",
+      "an enabled health check needs type COMMAND or HTTP (GRPC is not supported)",
+    );
+  return [];
 }
 
 /**
