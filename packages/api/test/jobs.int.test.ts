@@ -268,6 +268,28 @@ describe("job and task actions write intent", () => {
     ).map((r) => `${r.instance_id}:${r.goal_state}:${r.desired_run}:${r.state}`);
   }
 
+  it("task stop over every instance sets the job's goal to KILLED, as Peloton's StopTasks", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 3 }) });
+    // A subset leaves the job's goal alone.
+    const some = await caller.tasks.stop({ jobId: id, instances: [{ from: 0, to: 1 }] });
+    expect(some).toMatchObject({ goalState: "SUCCEEDED", instances: [0, 1] });
+    // Ranges that together cover the job stop the job.
+    const rest = await caller.tasks.stop({
+      jobId: id,
+      instances: [
+        { from: 2, to: 2 },
+        { from: 0, to: 1 },
+      ],
+    });
+    expect(rest).toMatchObject({ goalState: "KILLED" });
+    expect((await caller.jobs.get({ id })).goalState).toBe("KILLED");
+    // No instances named: every instance, the job too.
+    const other = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 2 }) });
+    expect(await caller.tasks.stop({ jobId: other.id })).toMatchObject({ goalState: "KILLED" });
+    expect(await goals(other.id)).toEqual(["0:KILLED:1:PENDING", "1:KILLED:1:PENDING"]);
+  });
+
   it("stop, start and restart set goals and desired runs, bump the version, and are audited", async () => {
     const pool = await leafPool(gateway);
     const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 4 }) });

@@ -163,6 +163,7 @@ export {
   type RestartBackoff,
   restartDelayMs,
 } from "./lifecycle/failures.ts";
+export { coversEveryInstance, type InclusiveRange } from "./lifecycle/instance-scope.ts";
 export {
   deriveJobState,
   type JobStateOptions,

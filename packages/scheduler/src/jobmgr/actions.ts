@@ -9,6 +9,7 @@
  */
 
 import {
+  coversEveryInstance,
   type GoalState,
   type JobConfig,
   type TaskState,
@@ -28,7 +29,8 @@ import { defaultGoalState, NEW_RUN_COLUMNS, newTasksFor } from "./new-tasks.ts";
 
 /**
  * Which instances an action concerns: absent = the job itself (its goal
- * changes too), "all" = every instance (the job's goal stays), or ranges.
+ * changes too), "all" = every instance, or ranges. The job's goal stays,
+ * except for a stop that covers every instance (Peloton's StopTasks).
  */
 export type ActionInstances = readonly InstanceRange[] | "all" | undefined;
 
@@ -180,8 +182,10 @@ async function applyIntent(
   const q = { jobId: job.id, instances: scope === "all" ? undefined : scope };
   switch (action.kind) {
     case "stop":
+      // Peloton's StopTasks: a stop of every instance stops the job too.
       return {
-        job: wholeJob ? { goalState: "KILLED" } : {},
+        job:
+          wholeJob || coversEveryInstance(scope, job.instanceCount) ? { goalState: "KILLED" } : {},
         instances: await tx.taskIntents.setGoal(q, "KILLED"),
       };
     case "start":
