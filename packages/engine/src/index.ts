@@ -170,6 +170,13 @@ export {
   type TaskStateCounts,
 } from "./lifecycle/job-state.ts";
 export {
+  DEADLINE_EXCEEDED_REASON,
+  describeDeadlineKill,
+  endReasonAfterKill,
+  isPastDeadline,
+  runDeadline,
+} from "./lifecycle/max-running-time.ts";
+export {
   applyMesosUpdate,
   MESOS_TASK_STATES,
   type MesosStatus,

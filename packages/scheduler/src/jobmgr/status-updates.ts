@@ -17,6 +17,7 @@
  */
 import {
   applyMesosUpdate,
+  endReasonAfterKill,
   failureCountAfter,
   isTerminalTaskState,
   MESOS_TASK_STATES,
@@ -247,7 +248,9 @@ export class StatusUpdates {
         );
         continue;
       }
-      moved.set(row.taskId, { row, start: moveTo(start, row, u, outcome.to, outcome.reason) });
+      // A run killed for its deadline ends with that reason, whatever the kill reports.
+      const reason = endReasonAfterKill(start.state, start.reason, outcome.reason);
+      moved.set(row.taskId, { row, start: moveTo(start, row, u, outcome.to, reason) });
     }
     const now = this.now();
     const changes: TaskChange[] = [];

@@ -7,7 +7,7 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
-import type { TaskState } from "@peloton/engine";
+import type { GoalState, TaskState } from "@peloton/engine";
 import type { ArrayElement } from "../array-literal.ts";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -43,6 +43,8 @@ export interface TaskColumnWrites {
   notBefore?: Date | null;
   queuedAt?: Date | null;
   previousHost?: string | null;
+  /** The task's own goal (a run past its sla.maxRunningTime is given KILLED). */
+  goalState?: GoalState;
 }
 
 /**
@@ -89,6 +91,7 @@ const OPTIONAL_COLUMNS: readonly {
   { key: "notBefore", column: "not_before", type: "timestamptz" },
   { key: "queuedAt", column: "queued_at", type: "timestamptz" },
   { key: "previousHost", column: "previous_host", type: "text" },
+  { key: "goalState", column: "goal_state", type: '"GoalState"' },
 ];
 
 /** One column of a statement's input: its name, its SQL type, a value per row. */

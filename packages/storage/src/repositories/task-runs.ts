@@ -26,6 +26,12 @@ export interface TaskRunRow {
   updatedAt: Date;
 }
 
+/** A RUNNING run of a job with `sla.maxRunningTime` (seconds), and when it started running. */
+export interface DeadlineRunRow extends TaskRunRow {
+  maxRunningTime: number;
+  startedAt: Date;
+}
+
 const COLUMNS = Prisma.raw(`
   t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id, t.desired_run,
   t.state::text AS state, t.goal_state::text AS goal_state, t.failure_count, t.reason,
@@ -124,6 +130,42 @@ export function taskRunsRepository(db: DbOrTx) {
         WHERE t.state = 'INITIALIZED' AND (t.not_before IS NULL OR t.not_before <= ${now})
         LIMIT ${limit}`;
       return rows.map(toRun);
+    },
+
+    /**
+     * RUNNING runs of jobs with an `sla.maxRunningTime` that have run at
+     * least that long at `now` and are not yet being stopped: their deadline
+     * passed (Peloton's deadline tracker). Only jobs that set the limit are
+     * looked at, their running tasks by the (job, state) index.
+     */
+    async pastDeadline(now: Date, limit: number): Promise<DeadlineRunRow[]> {
+      const rows = await db.$queryRaw<(Row & { max_running_time: number; started_at: Date })[]>`
+        WITH limited AS (
+          SELECT id, (config->'sla'->>'maxRunningTime')::int AS secs FROM jobs
+          WHERE goal_state <> 'DELETED'
+            AND coalesce((config->'sla'->>'maxRunningTime')::int, 0) > 0)
+        SELECT ${COLUMNS}, l.secs AS max_running_time, t.started_at
+        FROM limited l JOIN tasks t ON t.job_id = l.id AND t.state = 'RUNNING'
+        WHERE t.goal_state NOT IN ('KILLED', 'DELETED')
+          AND t.started_at IS NOT NULL
+          AND t.started_at + l.secs * interval '1 second' <= ${now}
+        LIMIT ${limit}`;
+      return rows.map((r) => ({
+        ...toRun(r),
+        maxRunningTime: r.max_running_time,
+        startedAt: r.started_at,
+      }));
+    },
+
+    /** When the next RUNNING run of a job with `sla.maxRunningTime` reaches its deadline. */
+    async nextDeadline(): Promise<Date | null> {
+      const rows = await db.$queryRaw<{ at: Date | null }[]>`
+        SELECT min(t.started_at + (j.config->'sla'->>'maxRunningTime')::int * interval '1 second') AS at
+        FROM jobs j JOIN tasks t ON t.job_id = j.id AND t.state = 'RUNNING'
+        WHERE j.goal_state <> 'DELETED'
+          AND coalesce((j.config->'sla'->>'maxRunningTime')::int, 0) > 0
+          AND t.goal_state NOT IN ('KILLED', 'DELETED')`;
+      return rows[0]?.at ?? null;
     },
 
     /** When the next new run's backoff ends (null when none waits). */
