@@ -170,6 +170,13 @@ export {
   type TaskStateCounts,
 } from "./lifecycle/job-state.ts";
 export {
+  describeMaxRunningHold,
+  instancesToStart,
+  isScheduled,
+  MAX_RUNNING_INSTANCES_REASON,
+  UNSCHEDULED_TASK_STATES,
+} from "./lifecycle/max-running-instances.ts";
+export {
   DEADLINE_EXCEEDED_REASON,
   describeDeadlineKill,
   endReasonAfterKill,

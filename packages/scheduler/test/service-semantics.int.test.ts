@@ -63,4 +63,55 @@ describe("service semantics on mesos-sim", () => {
     expect(kill.message).toMatch(/sla\.maxRunningTime of 1 s/);
     expect(events.at(-1)).toMatchObject({ state: "KILLED", reason: "DEADLINE_TIMEOUT_EXCEEDED" });
   });
+
+  it("runs no more than sla.maximumRunningInstances at once; the rest wait INITIALIZED saying why", async () => {
+    await startSystem([agent("a1.test"), agent("a2.test")]);
+    const pool = await leafPool(gateway, "batch", ROOMY);
+    const jobId = await submit(gateway, pool, {
+      name: "capped",
+      instanceCount: 5,
+      sla: { maximumRunningInstances: 2 },
+      labels: [{ key: SIM_DURATION_KEY, value: "300" }],
+      defaultConfig: {
+        resource: { cpuLimit: 0.5, memLimitMb: 64 },
+        command: { value: "sleep 0.3" },
+      },
+    });
+    // Sampled while it runs: never more than 2 scheduled (past INITIALIZED, not ended).
+    const scheduled = new Set([
+      "PENDING",
+      "READY",
+      "PLACING",
+      "PLACED",
+      "LAUNCHING",
+      "LAUNCHED",
+      "STARTING",
+      "RUNNING",
+      "KILLING",
+    ]);
+    let most = 0;
+    let sawHold = false;
+    await expect
+      .poll(
+        async () => {
+          const tasks = await tasksOf(jobId);
+          most = Math.max(most, tasks.filter((t) => scheduled.has(t.state)).length);
+          sawHold ||= tasks.some(
+            (t) =>
+              t.state === "INITIALIZED" &&
+              t.reason === "MAXIMUM_RUNNING_INSTANCES" &&
+              t.message ===
+                "waiting: the job runs its maximum of 2 instances at once (sla.maximumRunningInstances)",
+          );
+          return tasks.map((t) => t.state);
+        },
+        { timeout: 20_000, interval: 20 },
+      )
+      .toEqual(["SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED", "SUCCEEDED"]);
+    expect(most).toBeLessThanOrEqual(2);
+    expect(most).toBeGreaterThan(0);
+    expect(sawHold).toBe(true);
+    const held = await eventsOf(jobId, 4);
+    expect(held[0]).toMatchObject({ state: "INITIALIZED", reason: "MAXIMUM_RUNNING_INSTANCES" });
+  });
 });

@@ -24,6 +24,7 @@ import { reconcileDaemons } from "./daemons.ts";
 import { deadlineKill } from "./deadlines.ts";
 import { driveTask } from "./goal-state.ts";
 import type { Killer } from "./kills.ts";
+import { RunningInstanceRoom } from "./running-instance-room.ts";
 
 export interface GoalStateLoopOptions {
   gateway: StorageGateway;
@@ -185,10 +186,21 @@ export class GoalStateLoop implements SchedulerLoop {
     const configs = await this.opts.configs.get([...unique.values()].map((r) => r.jobId));
     const changes: TaskChange[] = [];
     const kills = new Map<string, KillOrder>();
-    for (const row of unique.values()) {
+    const room = await RunningInstanceRoom.of(this.opts.gateway, configs, unique.values());
+    // Lowest instances first, so those held back by a limit are the highest.
+    const ordered = [...unique.values()].sort(
+      (a, b) => a.jobId.localeCompare(b.jobId) || a.instanceId - b.instanceId,
+    );
+    for (const row of ordered) {
       const config = configs.get(row.jobId);
       if (!config) continue;
-      const d = driveTask(row, taskPolicyFor(config, row.instanceId), now);
+      const policy = taskPolicyFor(config, row.instanceId);
+      let d = driveTask(row, policy, now);
+      // sla.maximumRunningInstances: queued only while the job has room.
+      if (d.change?.state === "PENDING" && !room.take(row.jobId)) {
+        const hold = room.holdFor(row.jobId);
+        if (hold) d = driveTask(row, policy, now, { hold });
+      }
       if (!d.change) continue;
       changes.push(d.change);
       if (d.kill) kills.set(row.taskId, d.kill);

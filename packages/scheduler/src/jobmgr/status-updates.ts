@@ -17,9 +17,11 @@
  */
 import {
   applyMesosUpdate,
+  describeMaxRunningHold,
   endReasonAfterKill,
   failureCountAfter,
   isTerminalTaskState,
+  MAX_RUNNING_INSTANCES_REASON,
   MESOS_TASK_STATES,
   type MesosTaskState,
   taskPolicyFor,
@@ -257,8 +259,18 @@ export class StatusUpdates {
     const kills: KillOrder[] = [];
     for (const { row, start } of moved.values()) {
       const config = configs.get(row.jobId);
+      // A new run of a job with sla.maximumRunningInstances waits INITIALIZED:
+      // the goal-state loop queues it when the job has room (running-instance-room.ts).
+      const max = config?.sla.maximumRunningInstances ?? 0;
+      const hold =
+        max > 0
+          ? { reason: MAX_RUNNING_INSTANCES_REASON, message: describeMaxRunningHold(max) }
+          : undefined;
       const drive = config
-        ? driveTask(row, taskPolicyFor(config, row.instanceId), now, { start })
+        ? driveTask(row, taskPolicyFor(config, row.instanceId), now, {
+            start,
+            ...(hold ? { hold } : {}),
+          })
         : null;
       const change = drive?.change ?? plainChange(row, start);
       changes.push(change);

@@ -168,6 +168,23 @@ export function taskRunsRepository(db: DbOrTx) {
       return rows[0]?.at ?? null;
     },
 
+    /**
+     * Per job, how many of its instances are scheduled: past INITIALIZED and
+     * not ended (sla.maximumRunningInstances counts these). Jobs with none are left out.
+     */
+    async scheduledCounts(jobIds: readonly string[]): Promise<Map<string, number>> {
+      if (jobIds.length === 0) return new Map();
+      const rows = await withArrayParameters(
+        [jobIds],
+        ([p]) => db.$queryRaw<{ job_id: string; n: number }[]>`
+          SELECT t.job_id::text AS job_id, count(*)::int AS n FROM tasks t
+          WHERE t.job_id = ANY(${p}::uuid[])
+            AND t.state NOT IN ('INITIALIZED', 'SUCCEEDED', 'FAILED', 'LOST', 'KILLED', 'DELETED', 'UNKNOWN')
+          GROUP BY t.job_id`,
+      );
+      return new Map(rows.map((r) => [r.job_id, r.n]));
+    },
+
     /** When the next new run's backoff ends (null when none waits). */
     async nextNotBefore(): Promise<Date | null> {
       const rows = await db.$queryRaw<{ at: Date | null }[]>`
