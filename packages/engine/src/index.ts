@@ -170,6 +170,13 @@ export {
   type TaskStateCounts,
 } from "./lifecycle/job-state.ts";
 export {
+  describeRestartedRun,
+  describeRestartKill,
+  endOfKilledRun,
+  type KilledRunEnd,
+  RESTART_REQUESTED_REASON,
+} from "./lifecycle/kill-ends.ts";
+export {
   describeMaxRunningHold,
   instancesToStart,
   isScheduled,
@@ -179,7 +186,6 @@ export {
 export {
   DEADLINE_EXCEEDED_REASON,
   describeDeadlineKill,
-  endReasonAfterKill,
   isPastDeadline,
   runDeadline,
 } from "./lifecycle/max-running-time.ts";

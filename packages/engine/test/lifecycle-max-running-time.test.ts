@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  DEADLINE_EXCEEDED_REASON,
-  endReasonAfterKill,
-  isPastDeadline,
-  runDeadline,
-} from "../src/lifecycle/max-running-time.ts";
+import { isPastDeadline, runDeadline } from "../src/lifecycle/max-running-time.ts";
 
 const started = new Date("2026-01-01T00:00:00Z");
 const at = (secs: number) => new Date(started.getTime() + secs * 1000);
@@ -23,31 +18,5 @@ describe("sla.maxRunningTime (Peloton's deadline tracker)", () => {
     expect(runDeadline(null, 60)).toBeNull();
     expect(runDeadline(started, 0)).toBeNull();
     expect(runDeadline(started, 90)).toEqual(at(90));
-  });
-
-  it.each([
-    {
-      name: "a deadline kill keeps its reason",
-      state: "KILLING",
-      reason: DEADLINE_EXCEEDED_REASON,
-      reported: "REASON_TASK_KILLED",
-      kept: DEADLINE_EXCEEDED_REASON,
-    },
-    {
-      name: "a stop's kill takes the cluster's reason",
-      state: "KILLING",
-      reason: "STOP_REQUESTED",
-      reported: "REASON_TASK_KILLED",
-      kept: "REASON_TASK_KILLED",
-    },
-    {
-      name: "a running run's end takes the cluster's reason",
-      state: "RUNNING",
-      reason: DEADLINE_EXCEEDED_REASON,
-      reported: "REASON_COMMAND_EXECUTOR_FAILED",
-      kept: "REASON_COMMAND_EXECUTOR_FAILED",
-    },
-  ])("$name", ({ state, reason, reported, kept }) => {
-    expect(endReasonAfterKill(state, reason, reported)).toBe(kept);
   });
 });

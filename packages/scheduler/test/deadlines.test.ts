@@ -19,6 +19,7 @@ const run = (over: Partial<DeadlineRun> = {}): DeadlineRun => ({
     agentId: "agent-1",
     notBefore: null,
     updatedAt: started,
+    restartRequestedBy: null,
   } satisfies TaskRunRow),
   maxRunningTime: 30,
   startedAt: started,

@@ -28,6 +28,7 @@ function row(over: Partial<TaskRunRow> = {}): TaskRunRow {
     agentId: "agent-1",
     notBefore: null,
     updatedAt: NOW,
+    restartRequestedBy: null,
     ...over,
   };
 }

@@ -16,6 +16,7 @@ import {
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { actOnJob } from "../src/jobmgr/actions.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -113,5 +114,43 @@ describe("service semantics on mesos-sim", () => {
     expect(sawHold).toBe(true);
     const held = await eventsOf(jobId, 4);
     expect(held[0]).toMatchObject({ state: "INITIALIZED", reason: "MAXIMUM_RUNNING_INSTANCES" });
+  });
+
+  it("a restart the operator asked for is no failure: the run ends 'restarted by' them, nothing counted", async () => {
+    await startSystem([agent("a1.test")]);
+    const pool = await leafPool(gateway, "services", ROOMY);
+    const jobId = await submit(gateway, pool, {
+      name: "svc",
+      type: "SERVICE",
+      instanceCount: 1,
+      labels: [{ key: SIM_DURATION_KEY, value: "600000" }],
+      defaultConfig: {
+        resource: { cpuLimit: 0.5, memLimitMb: 64 },
+        command: { value: "sleep 600" },
+      },
+    });
+    await expect
+      .poll(async () => (await tasksOf(jobId))[0]?.state, { timeout: 20_000 })
+      .toBe("RUNNING");
+    const acting = { login: "alice", via: "test" };
+    expect((await actOnJob(gateway, jobId, { kind: "restart" }, acting)).ok).toBe(true);
+    await expect
+      .poll(async () => (await tasksOf(jobId))[0], { timeout: 20_000 })
+      .toMatchObject({ state: "RUNNING", run_id: 2, failure_count: 0 });
+    const firstRun = (await eventsOf(jobId, 0)).filter((e) => e.run_id === 1);
+    expect(firstRun.at(-2)).toMatchObject({
+      state: "KILLING",
+      reason: "RESTART_REQUESTED",
+      message: "stopping the current run so a new one can start (restart requested by alice)",
+    });
+    expect(firstRun.at(-1)).toMatchObject({
+      state: "KILLED",
+      reason: "RESTART_REQUESTED",
+      message: "restarted by alice: replaced by a new run (not a failure)",
+    });
+    const [run1] = (await gateway.taskHistory.runs(jobId, 0)).filter((r) => r.runId === 1);
+    expect(run1).toMatchObject({ state: "KILLED", reason: "RESTART_REQUESTED" });
+    const [job] = (await gateway.jobs.list({ limit: 1 })).items;
+    expect(job!.taskStats.FAILED ?? 0).toBe(0);
   });
 });

@@ -32,17 +32,3 @@ export function isPastDeadline(
 export function describeDeadlineKill(maxRunningTimeSecs: number): string {
   return `killed: ran longer than the job's sla.maxRunningTime of ${maxRunningTimeSecs} s (deadline exceeded; not retried)`;
 }
-
-/**
- * The reason a run's end is stored with: a run being killed for its
- * deadline keeps that reason whatever the cluster reports for the kill.
- */
-export function endReasonAfterKill(
-  current: string,
-  currentReason: string | null | undefined,
-  reported: string,
-): string {
-  return current === "KILLING" && currentReason === DEADLINE_EXCEEDED_REASON
-    ? DEADLINE_EXCEEDED_REASON
-    : reported;
-}

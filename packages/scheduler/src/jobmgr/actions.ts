@@ -198,7 +198,7 @@ async function applyIntent(
     case "restart":
       return {
         job: wholeJob ? { goalState: running } : {},
-        instances: await tx.taskIntents.setGoal(q, running, { replaceRun: true }),
+        instances: await tx.taskIntents.setGoal(q, running, { replaceRun: true, restartBy: actor }),
       };
     case "delete":
       return {

@@ -10,6 +10,7 @@
  */
 import {
   canTransition,
+  describeRestartKill,
   describeTaskDecision,
   nextTaskAction,
   type RestartBackoff,
@@ -173,7 +174,11 @@ function apply(
 ): void {
   const previousState = w.state;
   const reason = REASON_OF[d.action](d);
-  const message = describeTaskDecision(d);
+  // A restart's kill names who asked for it.
+  const message =
+    d.action === "KILL" && d.why === "RESTART_REQUESTED"
+      ? describeRestartKill(row.restartRequestedBy)
+      : describeTaskDecision(d);
   if (d.action === "START_NEW_RUN") {
     const delayed = d.delayMs > 0 ? new Date(now.getTime() + d.delayMs) : null;
     w.runId = d.run;

@@ -18,7 +18,7 @@
 import {
   applyMesosUpdate,
   describeMaxRunningHold,
-  endReasonAfterKill,
+  endOfKilledRun,
   failureCountAfter,
   isTerminalTaskState,
   MAX_RUNNING_INSTANCES_REASON,
@@ -250,9 +250,14 @@ export class StatusUpdates {
         );
         continue;
       }
-      // A run killed for its deadline ends with that reason, whatever the kill reports.
-      const reason = endReasonAfterKill(start.state, start.reason, outcome.reason);
-      moved.set(row.taskId, { row, start: moveTo(start, row, u, outcome.to, reason) });
+      // A run killed for its deadline or a restart ends with that reason, whatever the kill reports.
+      const end = isTerminalTaskState(outcome.to)
+        ? endOfKilledRun(start.state, start.reason, outcome.reason, row.restartRequestedBy)
+        : { reason: outcome.reason, message: null };
+      moved.set(row.taskId, {
+        row,
+        start: moveTo(start, row, u, outcome.to, end.reason, end.message),
+      });
     }
     const now = this.now();
     const changes: TaskChange[] = [];
@@ -287,9 +292,11 @@ function moveTo(
   u: TaskStatusUpdate,
   to: DriveStart["state"],
   reason: string,
+  /** Ours, in place of the cluster's (a restart's end). */
+  ownMessage: string | null = null,
 ): DriveStart {
   const ended = isTerminalTaskState(to);
-  const message = u.message ?? `the cluster reports ${u.clusterState}`;
+  const message = ownMessage ?? u.message ?? `the cluster reports ${u.clusterState}`;
   return {
     ...start,
     state: to,

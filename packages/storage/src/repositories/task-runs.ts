@@ -24,6 +24,8 @@ export interface TaskRunRow {
   agentId: string | null;
   notBefore: Date | null;
   updatedAt: Date;
+  /** Who asked for the restart that set the desired run (null: nobody, or not a restart). */
+  restartRequestedBy: string | null;
 }
 
 /** A RUNNING run of a job with `sla.maxRunningTime` (seconds), and when it started running. */
@@ -35,7 +37,7 @@ export interface DeadlineRunRow extends TaskRunRow {
 const COLUMNS = Prisma.raw(`
   t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id, t.desired_run,
   t.state::text AS state, t.goal_state::text AS goal_state, t.failure_count, t.reason,
-  t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at`);
+  t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at, t.restart_requested_by`);
 
 interface Row {
   task_id: string;
@@ -52,6 +54,7 @@ interface Row {
   agent_id: string | null;
   not_before: Date | null;
   updated_at: Date;
+  restart_requested_by: string | null;
 }
 
 const toRun = (r: Row): TaskRunRow => ({
@@ -69,6 +72,7 @@ const toRun = (r: Row): TaskRunRow => ({
   agentId: r.agent_id,
   notBefore: r.not_before,
   updatedAt: r.updated_at,
+  restartRequestedBy: r.restart_requested_by,
 });
 
 /**
