@@ -145,6 +145,7 @@ export {
   type JobConfigValidationOptions,
   validateJobConfig,
 } from "./job-config/validation/validate.ts";
+export { CRASH_LOOP_REASON, type CrashLoop, describeCrashLoop } from "./lifecycle/crash-loop.ts";
 // Lifecycle (task and job states, transitions, Mesos updates, goal-state decisions)
 export {
   type DaemonInstance,

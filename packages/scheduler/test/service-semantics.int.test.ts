@@ -153,4 +153,27 @@ describe("service semantics on mesos-sim", () => {
     const [job] = (await gateway.jobs.list({ limit: 1 })).items;
     expect(job!.taskStats.FAILED ?? 0).toBe(0);
   });
+
+  it("a crash-looping service shows as failing, with its last exit and the backoff it waits in", async () => {
+    await startSystem([agent("a1.test")]);
+    const pool = await leafPool(gateway, "services", ROOMY);
+    const jobId = await submit(gateway, pool, {
+      name: "crashy",
+      type: "SERVICE",
+      instanceCount: 1,
+      defaultConfig: {
+        resource: { cpuLimit: 0.5, memLimitMb: 64 },
+        command: { value: "echo boom >&2; exit 3" },
+      },
+    });
+    await expect
+      .poll(async () => (await tasksOf(jobId))[0]?.reason, { timeout: 20_000, interval: 20 })
+      .toBe("CRASH_LOOP_BACKOFF");
+    const [task] = await tasksOf(jobId);
+    expect(task!.state).toBe("INITIALIZED");
+    expect(task!.failure_count).toBeGreaterThan(0);
+    expect(task!.message).toMatch(
+      /^failing: run \d+ FAILED \(.*3.*\); \d+ failures? so far; run \d+ starts after a [\d.]+ s backoff, at \d{4}-\d\d-\d\dT/,
+    );
+  });
 });

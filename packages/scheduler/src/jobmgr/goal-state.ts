@@ -9,7 +9,9 @@
  * engine's sentence for it.
  */
 import {
+  CRASH_LOOP_REASON,
   canTransition,
+  describeCrashLoop,
   describeRestartKill,
   describeTaskDecision,
   nextTaskAction,
@@ -173,14 +175,27 @@ function apply(
   source: string,
 ): void {
   const previousState = w.state;
-  const reason = REASON_OF[d.action](d);
+  let reason = REASON_OF[d.action](d);
   // A restart's kill names who asked for it.
-  const message =
+  let message =
     d.action === "KILL" && d.why === "RESTART_REQUESTED"
       ? describeRestartKill(row.restartRequestedBy)
       : describeTaskDecision(d);
   if (d.action === "START_NEW_RUN") {
     const delayed = d.delayMs > 0 ? new Date(now.getTime() + d.delayMs) : null;
+    // A service failing again waits out a backoff: it says it is failing, how, and until when.
+    if (d.why === "SERVICE_ENDED" && delayed !== null) {
+      reason = CRASH_LOOP_REASON;
+      message = describeCrashLoop({
+        run: w.runId,
+        ended: w.state,
+        reason: w.reason,
+        message: w.message,
+        failureCount: d.failureCount,
+        retryAt: delayed,
+        delayMs: d.delayMs,
+      });
+    }
     w.runId = d.run;
     w.failureCount = d.failureCount;
     w.notBefore = delayed;
