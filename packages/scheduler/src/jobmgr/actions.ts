@@ -10,6 +10,7 @@
 
 import {
   coversEveryInstance,
+  describeMaxRunningHold,
   type GoalState,
   type JobConfig,
   type TaskState,
@@ -235,20 +236,29 @@ async function scale(
   const added = { jobId: job.id, instances: [{ from: current, to: count - 1 }] };
   const existing = await tx.taskIntents.existing(added);
   const goal = defaultGoalState(config);
-  const message = `instance added by ${actor} (scaled from ${current} to ${count}); queued for admission`;
+  const addedBy = `instance added by ${actor} (scaled from ${current} to ${count})`;
+  const message = `${addedBy}; queued for admission`;
   const reused = await tx.taskIntents.setGoal(added, goal, { replaceRun: true, revive: true });
   const requeued = await requeueDeleted(tx, job.id, existing, message);
   const have = new Set(existing.map((t) => t.instanceId));
   const fresh: number[] = [];
   for (let i = current; i < count; i++) if (!have.has(i)) fresh.push(i);
   if (fresh.length > 0) {
-    await tx.tasks.insertMany(newTasksFor(job.id, config, fresh));
+    // With sla.maximumRunningInstances the job manager queues them as the job has room.
+    const capped = config.sla.maximumRunningInstances > 0;
+    await tx.tasks.insertMany(
+      newTasksFor(job.id, config, fresh, undefined, capped ? 0 : undefined),
+    );
     await tx.tasks.recordCreated(job.id, fresh, {
       source: EVENT_SOURCES.user,
       reason: "SCALED_UP",
-      message,
+      message: capped
+        ? `${addedBy}; ${describeMaxRunningHold(config.sla.maximumRunningInstances)}`
+        : message,
     });
-    await tx.jobs.addTaskCounts([{ jobId: job.id, state: "PENDING", delta: fresh.length }]);
+    await tx.jobs.addTaskCounts([
+      { jobId: job.id, state: capped ? "INITIALIZED" : "PENDING", delta: fresh.length },
+    ]);
   }
   return {
     job: { instanceCount: count },
