@@ -90,6 +90,14 @@ const NEEDS_A_DECISION = Prisma.sql`(
   OR t.state = 'INITIALIZED'
   OR (t.goal_state = 'RUNNING' AND t.state IN ('SUCCEEDED', 'FAILED', 'LOST', 'KILLED')))`;
 
+/**
+ * Jobs that may have runs with a deadline: BATCH (the only type the
+ * validation lets set sla.maxRunningTime), not ended or deleted, with the limit set.
+ */
+const LIMITED_JOBS = Prisma.sql`type = 'BATCH' AND goal_state <> 'DELETED'
+  AND state NOT IN ('SUCCEEDED', 'FAILED', 'KILLED', 'DELETED')
+  AND coalesce((config->'sla'->>'maxRunningTime')::int, 0) > 0`;
+
 export function taskRunsRepository(db: DbOrTx) {
   return {
     /** The current runs these cluster task ids belong to (an id of an older run finds nothing). */
@@ -146,8 +154,7 @@ export function taskRunsRepository(db: DbOrTx) {
       const rows = await db.$queryRaw<(Row & { max_running_time: number; started_at: Date })[]>`
         WITH limited AS (
           SELECT id, (config->'sla'->>'maxRunningTime')::int AS secs FROM jobs
-          WHERE goal_state <> 'DELETED'
-            AND coalesce((config->'sla'->>'maxRunningTime')::int, 0) > 0)
+          WHERE ${LIMITED_JOBS})
         SELECT ${COLUMNS}, l.secs AS max_running_time, t.started_at
         FROM limited l JOIN tasks t ON t.job_id = l.id AND t.state = 'RUNNING'
         WHERE t.goal_state NOT IN ('KILLED', 'DELETED')
@@ -166,8 +173,7 @@ export function taskRunsRepository(db: DbOrTx) {
       const rows = await db.$queryRaw<{ at: Date | null }[]>`
         SELECT min(t.started_at + (j.config->'sla'->>'maxRunningTime')::int * interval '1 second') AS at
         FROM jobs j JOIN tasks t ON t.job_id = j.id AND t.state = 'RUNNING'
-        WHERE j.goal_state <> 'DELETED'
-          AND coalesce((j.config->'sla'->>'maxRunningTime')::int, 0) > 0
+        WHERE j.id IN (SELECT id FROM jobs WHERE ${LIMITED_JOBS})
           AND t.goal_state NOT IN ('KILLED', 'DELETED')`;
       return rows[0]?.at ?? null;
     },
