@@ -268,6 +268,57 @@ describe("job and task actions write intent", () => {
     ).map((r) => `${r.instance_id}:${r.goal_state}:${r.desired_run}:${r.state}`);
   }
 
+  it("queues no more than sla.maximumRunningInstances at submit; instances a scale adds wait too", async () => {
+    const pool = await leafPool(gateway);
+    const yaml = batchYaml({ instances: 3 }).replace(
+      "  preemptible: true\n",
+      "  preemptible: true\n  maximumRunningInstances: 2\n",
+    );
+    const { id } = await caller.jobs.create({ pool, yaml });
+    expect(await goals(id)).toEqual([
+      "0:SUCCEEDED:1:PENDING",
+      "1:SUCCEEDED:1:PENDING",
+      "2:SUCCEEDED:1:INITIALIZED",
+    ]);
+    await caller.jobs.scale({ id, version: 1, instanceCount: 4 });
+    expect((await goals(id))[3]).toBe("3:SUCCEEDED:1:INITIALIZED");
+    const reasons = await directSql<{ instance_id: number; reason: string; message: string }>(
+      "SELECT instance_id, reason, message FROM task_events WHERE job_id = $1 ORDER BY instance_id",
+      [id],
+    );
+    expect(reasons.map((r) => `${r.instance_id} ${r.reason}`)).toEqual([
+      "0 CREATED",
+      "1 CREATED",
+      "2 MAXIMUM_RUNNING_INSTANCES",
+      "3 SCALED_UP",
+    ]);
+    expect(reasons[3]!.message).toMatch(/the job runs its maximum of 2 instances at once/);
+    const [job] = (await caller.jobs.list({ limit: 5 })).items;
+    expect(job!.taskStats).toEqual({ PENDING: 2, INITIALIZED: 2 });
+  });
+
+  it("task stop over every instance sets the job's goal to KILLED, as Peloton's StopTasks", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 3 }) });
+    // A subset leaves the job's goal alone.
+    const some = await caller.tasks.stop({ jobId: id, instances: [{ from: 0, to: 1 }] });
+    expect(some).toMatchObject({ goalState: "SUCCEEDED", instances: [0, 1] });
+    // Ranges that together cover the job stop the job.
+    const rest = await caller.tasks.stop({
+      jobId: id,
+      instances: [
+        { from: 2, to: 2 },
+        { from: 0, to: 1 },
+      ],
+    });
+    expect(rest).toMatchObject({ goalState: "KILLED" });
+    expect((await caller.jobs.get({ id })).goalState).toBe("KILLED");
+    // No instances named: every instance, the job too.
+    const other = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 2 }) });
+    expect(await caller.tasks.stop({ jobId: other.id })).toMatchObject({ goalState: "KILLED" });
+    expect(await goals(other.id)).toEqual(["0:KILLED:1:PENDING", "1:KILLED:1:PENDING"]);
+  });
+
   it("stop, start and restart set goals and desired runs, bump the version, and are audited", async () => {
     const pool = await leafPool(gateway);
     const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 4 }) });

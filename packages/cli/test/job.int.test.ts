@@ -196,6 +196,18 @@ describe("peloton job get, status and query", () => {
 });
 
 describe("peloton job and task actions", () => {
+  it("task stop over every instance stops the job (goal KILLED), as Peloton's; a subset does not", async () => {
+    const id = await createJob();
+    const jobGoal = async () => (await caller.jobs.get({ id })).goalState;
+    await peloton("task", "stop", id, "-r", "0:1");
+    expect(await jobGoal()).toBe("SUCCEEDED");
+    // Instance 0 was stopped already: the other two are signalled, and the job is stopped.
+    expect((await peloton("task", "stop", id)).stdout).toBe(
+      "Successfully signalled 2 tasks for stopping\n",
+    );
+    expect(await jobGoal()).toBe("KILLED");
+  });
+
   it("stops, starts and restarts instance ranges, then the job, and deletes it", async () => {
     const id = await createJob();
     expect((await peloton("task", "stop", id, "-r", "0:2")).stdout).toBe(

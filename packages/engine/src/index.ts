@@ -152,6 +152,7 @@ export {
   type JobConfigValidationOptions,
   validateJobConfig,
 } from "./job-config/validation/validate.ts";
+export { CRASH_LOOP_REASON, type CrashLoop, describeCrashLoop } from "./lifecycle/crash-loop.ts";
 // Lifecycle (task and job states, transitions, Mesos updates, goal-state decisions)
 export {
   type DaemonInstance,
@@ -170,11 +171,32 @@ export {
   type RestartBackoff,
   restartDelayMs,
 } from "./lifecycle/failures.ts";
+export { coversEveryInstance, type InclusiveRange } from "./lifecycle/instance-scope.ts";
 export {
   deriveJobState,
   type JobStateOptions,
   type TaskStateCounts,
 } from "./lifecycle/job-state.ts";
+export {
+  describeRestartedRun,
+  describeRestartKill,
+  endOfKilledRun,
+  type KilledRunEnd,
+  RESTART_REQUESTED_REASON,
+} from "./lifecycle/kill-ends.ts";
+export {
+  describeMaxRunningHold,
+  instancesToStart,
+  isScheduled,
+  MAX_RUNNING_INSTANCES_REASON,
+  UNSCHEDULED_TASK_STATES,
+} from "./lifecycle/max-running-instances.ts";
+export {
+  DEADLINE_EXCEEDED_REASON,
+  describeDeadlineKill,
+  isPastDeadline,
+  runDeadline,
+} from "./lifecycle/max-running-time.ts";
 export {
   applyMesosUpdate,
   MESOS_TASK_STATES,

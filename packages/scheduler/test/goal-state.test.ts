@@ -28,6 +28,7 @@ function row(over: Partial<TaskRunRow> = {}): TaskRunRow {
     agentId: "agent-1",
     notBefore: null,
     updatedAt: NOW,
+    restartRequestedBy: null,
     ...over,
   };
 }
@@ -128,7 +129,12 @@ describe("driveTask", () => {
     );
     // Backoff for 2 failures: 2 s × 2^(2−1) = 4 s.
     const at = new Date(NOW.getTime() + 4_000);
-    expect(steps(d)).toEqual(["2 FAILED→INITIALIZED SERVICE_ENDED"]);
+    expect(steps(d)).toEqual(["2 FAILED→INITIALIZED CRASH_LOOP_BACKOFF"]);
+    // Failing, how the last run ended, and when the next one starts: not a quiet wait.
+    expect(d.change?.reason).toBe("CRASH_LOOP_BACKOFF");
+    expect(d.change?.message).toBe(
+      `failing: run 1 FAILED; 2 failures so far; run 2 starts after a 4 s backoff, at ${at.toISOString()}`,
+    );
     expect(d.change?.set).toMatchObject({ notBefore: at });
     expect(d.wakeAt).toEqual(at);
     // Once the backoff is over the run is queued.

@@ -21,6 +21,7 @@ const row = (over: Partial<TaskRunRow> = {}): TaskRunRow => ({
   agentId: "ag1",
   notBefore: null,
   updatedAt: AT,
+  restartRequestedBy: null,
   ...over,
 });
 const update = (healthy: boolean | null): TaskStatusUpdate => ({

@@ -46,6 +46,7 @@ class FakeTaskStore {
     agentId: "agent-1",
     notBefore: null,
     updatedAt: new Date(),
+    restartRequestedBy: null,
   };
   readonly transitions: string[] = [];
   reads = 0;

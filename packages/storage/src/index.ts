@@ -135,7 +135,7 @@ export {
   type TaskRecord,
   type TaskSortKey,
 } from "./repositories/task-reads.ts";
-export type { TaskRunRow } from "./repositories/task-runs.ts";
+export type { DeadlineRunRow, TaskRunRow } from "./repositories/task-runs.ts";
 export {
   VOLUME_SORT_KEYS,
   type VolumeFacets,

@@ -91,3 +91,12 @@ export const TONE_DOT: Record<Tone, string> = {
 
 /** Task and job states in lifecycle order (the engine's), for counts and filters. */
 export { JOB_STATES as JOB_ORDER, TASK_STATES as TASK_ORDER } from "@peloton/api/schemas";
+
+/**
+ * A service instance in a crash loop: its last run failed and its next one
+ * waits out the restart backoff (the job manager's reason CRASH_LOOP_BACKOFF,
+ * engine crash-loop.ts). Shown as failing, not as a quiet INITIALIZED.
+ */
+export function isCrashLooping(t: { state: string; reason: string | null }): boolean {
+  return t.state === "INITIALIZED" && t.reason === "CRASH_LOOP_BACKOFF";
+}

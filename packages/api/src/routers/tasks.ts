@@ -114,7 +114,7 @@ export const tasksRouter = router({
     );
   }),
 
-  /** Kill these instances (all when none are named); the job's goal stays. */
+  /** Kill these instances (all when none are named); stopping every instance stops the job (Peloton). */
   stop: authorizedProcedure(taskActionInput, (ctx, input) =>
     taskAccess(ctx, input.jobId, "stop"),
   ).mutation(({ ctx, input }) =>

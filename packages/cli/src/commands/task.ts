@@ -123,7 +123,10 @@ export function registerTask(program: Command, client: () => ApiClient, io: Task
           );
         else io.print(`Job restarted: instances ${goList(r.instances)} get a new run`);
       });
-  action("stop", "stop tasks of a job (every task when no range is given)");
+  action(
+    "stop",
+    "stop tasks of a job (every task when no range is given; stopping every task sets the job's goal to KILLED)",
+  );
   action("start", "start stopped tasks of a job again, each as a new run");
   action("restart", "restart tasks of a job, each as a new run");
 }

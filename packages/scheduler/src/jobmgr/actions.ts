@@ -9,6 +9,8 @@
  */
 
 import {
+  coversEveryInstance,
+  describeMaxRunningHold,
   type GoalState,
   type JobConfig,
   type TaskState,
@@ -28,7 +30,8 @@ import { defaultGoalState, NEW_RUN_COLUMNS, newTasksFor } from "./new-tasks.ts";
 
 /**
  * Which instances an action concerns: absent = the job itself (its goal
- * changes too), "all" = every instance (the job's goal stays), or ranges.
+ * changes too), "all" = every instance, or ranges. The job's goal stays,
+ * except for a stop that covers every instance (Peloton's StopTasks).
  */
 export type ActionInstances = readonly InstanceRange[] | "all" | undefined;
 
@@ -180,8 +183,10 @@ async function applyIntent(
   const q = { jobId: job.id, instances: scope === "all" ? undefined : scope };
   switch (action.kind) {
     case "stop":
+      // Peloton's StopTasks: a stop of every instance stops the job too.
       return {
-        job: wholeJob ? { goalState: "KILLED" } : {},
+        job:
+          wholeJob || coversEveryInstance(scope, job.instanceCount) ? { goalState: "KILLED" } : {},
         instances: await tx.taskIntents.setGoal(q, "KILLED"),
       };
     case "start":
@@ -194,7 +199,7 @@ async function applyIntent(
     case "restart":
       return {
         job: wholeJob ? { goalState: running } : {},
-        instances: await tx.taskIntents.setGoal(q, running, { replaceRun: true }),
+        instances: await tx.taskIntents.setGoal(q, running, { replaceRun: true, restartBy: actor }),
       };
     case "delete":
       return {
@@ -231,20 +236,29 @@ async function scale(
   const added = { jobId: job.id, instances: [{ from: current, to: count - 1 }] };
   const existing = await tx.taskIntents.existing(added);
   const goal = defaultGoalState(config);
-  const message = `instance added by ${actor} (scaled from ${current} to ${count}); queued for admission`;
+  const addedBy = `instance added by ${actor} (scaled from ${current} to ${count})`;
+  const message = `${addedBy}; queued for admission`;
   const reused = await tx.taskIntents.setGoal(added, goal, { replaceRun: true, revive: true });
   const requeued = await requeueDeleted(tx, job.id, existing, message);
   const have = new Set(existing.map((t) => t.instanceId));
   const fresh: number[] = [];
   for (let i = current; i < count; i++) if (!have.has(i)) fresh.push(i);
   if (fresh.length > 0) {
-    await tx.tasks.insertMany(newTasksFor(job.id, config, fresh));
+    // With sla.maximumRunningInstances the job manager queues them as the job has room.
+    const capped = config.sla.maximumRunningInstances > 0;
+    await tx.tasks.insertMany(
+      newTasksFor(job.id, config, fresh, undefined, capped ? 0 : undefined),
+    );
     await tx.tasks.recordCreated(job.id, fresh, {
       source: EVENT_SOURCES.user,
       reason: "SCALED_UP",
-      message,
+      message: capped
+        ? `${addedBy}; ${describeMaxRunningHold(config.sla.maximumRunningInstances)}`
+        : message,
     });
-    await tx.jobs.addTaskCounts([{ jobId: job.id, state: "PENDING", delta: fresh.length }]);
+    await tx.jobs.addTaskCounts([
+      { jobId: job.id, state: capped ? "INITIALIZED" : "PENDING", delta: fresh.length },
+    ]);
   }
   return {
     job: { instanceCount: count },

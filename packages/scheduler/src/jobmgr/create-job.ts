@@ -8,9 +8,11 @@
  * leader's resource manager picks the new tasks up from the announcement.
  */
 import {
+  describeMaxRunningHold,
   type JobConfig,
   type JobConfigProblem,
   jobKind,
+  MAX_RUNNING_INSTANCES_REASON,
   ROOT_PATH,
   validateJobConfig,
 } from "@peloton/engine";
@@ -19,7 +21,7 @@ import type { Acting } from "../common/acting.ts";
 import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
 import { eligibleDaemonHosts } from "./daemon-hosts.ts";
 import { firstImpossibleGang, type ImpossibleGang } from "./impossible-gangs.ts";
-import { defaultGoalState, newTasksFor } from "./new-tasks.ts";
+import { defaultGoalState, newTasksFor, queuedAtCreate } from "./new-tasks.ts";
 
 export interface JobSubmission {
   config: JobConfig;
@@ -87,21 +89,31 @@ export async function createJob(
       goalState: defaultGoalState(config),
       instanceCount: instances.count,
     });
-    const tasks = newTasksFor(
-      job.id,
-      config,
-      Array.from({ length: instances.count }, (_, i) => i),
-      instances.pinned,
-    );
+    const all = Array.from({ length: instances.count }, (_, i) => i);
+    // sla.maximumRunningInstances: the first N are queued, the rest wait INITIALIZED.
+    const queued = queuedAtCreate(config, instances.count);
+    const tasks = newTasksFor(job.id, config, all, instances.pinned, queued);
     for (let i = 0; i < tasks.length; i += INSERT_CHUNK) {
       await tx.tasks.insertMany(tasks.slice(i, i + INSERT_CHUNK));
     }
-    await tx.tasks.recordCreated(job.id, "all", {
+    const submitted = `job submitted by ${submission.acting.login}`;
+    await tx.tasks.recordCreated(job.id, queued === tasks.length ? "all" : all.slice(0, queued), {
       source: EVENT_SOURCES.jobManager,
       reason: "CREATED",
-      message: `job submitted by ${submission.acting.login}; queued for admission in pool ${pool.pool.path}`,
+      message: `${submitted}; queued for admission in pool ${pool.pool.path}`,
     });
-    await tx.jobs.addTaskCounts([{ jobId: job.id, state: "PENDING", delta: tasks.length }]);
+    if (queued < tasks.length)
+      await tx.tasks.recordCreated(job.id, all.slice(queued), {
+        source: EVENT_SOURCES.jobManager,
+        reason: MAX_RUNNING_INSTANCES_REASON,
+        message: `${submitted}; ${describeMaxRunningHold(config.sla.maximumRunningInstances)}`,
+      });
+    await tx.jobs.addTaskCounts([
+      { jobId: job.id, state: "PENDING", delta: queued },
+      ...(queued < tasks.length
+        ? [{ jobId: job.id, state: "INITIALIZED" as const, delta: tasks.length - queued }]
+        : []),
+    ]);
     await tx.audit.record({
       actor: submission.acting.login,
       via: submission.acting.via,

@@ -9,6 +9,7 @@
  *                                                                  ▼
  *        task writer (one transaction) ─▶ kills for the runs now KILLING
  *   runs stuck KILLING ─▶ kill sent again;  stuck LAUNCHING ─▶ reconcile
+ *   runs past their job's sla.maxRunningTime ─▶ goal KILLED, killed (deadlines.ts)
  *   hosts changed ─▶ DAEMON jobs: one instance per eligible host
  */
 import { STARTING_TASK_STATES, STOPPING_TASK_STATES, taskPolicyFor } from "@peloton/engine";
@@ -20,8 +21,10 @@ import type { JobConfigs } from "../taskwriter/job-configs.ts";
 import type { KillOrder } from "../taskwriter/kill-order.ts";
 import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { reconcileDaemons } from "./daemons.ts";
+import { deadlineKill } from "./deadlines.ts";
 import { driveTask } from "./goal-state.ts";
 import type { Killer } from "./kills.ts";
+import { RunningInstanceRoom } from "./running-instance-room.ts";
 
 export interface GoalStateLoopOptions {
   gateway: StorageGateway;
@@ -55,6 +58,9 @@ export class GoalStateLoop implements SchedulerLoop {
   private lastDaemonRound = 0;
   private lastFullScan = 0;
   private lastChase = 0;
+  private lastDeadlineScan = 0;
+  /** When the next running run reaches its sla.maxRunningTime (null: none has one). */
+  private nextDeadline: Date | null = null;
   private wakeTimer: NodeJS.Timeout | undefined;
   private readonly resent = new Map<string, number>();
   private readonly now: () => Date;
@@ -124,6 +130,12 @@ export class GoalStateLoop implements SchedulerLoop {
     }
     rows.push(...(await this.opts.gateway.taskRuns.dueToQueue(now, DUE_BATCH)));
     const { applied, missedJobs } = await this.drive(rows, now);
+    // Deadlines are looked for once a second at most: kicked ticks come with every commit.
+    if (now.getTime() - this.lastDeadlineScan >= 1_000) {
+      this.lastDeadlineScan = now.getTime();
+      await this.killPastDeadline(now);
+      this.nextDeadline = await this.opts.gateway.taskRuns.nextDeadline();
+    }
     // Rows that moved meanwhile are decided again on fresh data next round.
     for (const id of missedJobs) {
       unfinished.add(id);
@@ -174,10 +186,21 @@ export class GoalStateLoop implements SchedulerLoop {
     const configs = await this.opts.configs.get([...unique.values()].map((r) => r.jobId));
     const changes: TaskChange[] = [];
     const kills = new Map<string, KillOrder>();
-    for (const row of unique.values()) {
+    const room = await RunningInstanceRoom.of(this.opts.gateway, configs, unique.values());
+    // Lowest instances first, so those held back by a limit are the highest.
+    const ordered = [...unique.values()].sort(
+      (a, b) => a.jobId.localeCompare(b.jobId) || a.instanceId - b.instanceId,
+    );
+    for (const row of ordered) {
       const config = configs.get(row.jobId);
       if (!config) continue;
-      const d = driveTask(row, taskPolicyFor(config, row.instanceId), now);
+      const policy = taskPolicyFor(config, row.instanceId);
+      let d = driveTask(row, policy, now);
+      // sla.maximumRunningInstances: queued only while the job has room.
+      if (d.change?.state === "PENDING" && !room.take(row.jobId)) {
+        const hold = room.holdFor(row.jobId);
+        if (hold) d = driveTask(row, policy, now, { hold });
+      }
       if (!d.change) continue;
       changes.push(d.change);
       if (d.kill) kills.set(row.taskId, d.kill);
@@ -193,6 +216,28 @@ export class GoalStateLoop implements SchedulerLoop {
       applied: outcome.applied.length,
       missedJobs: new Set(outcome.missed.map((c) => c.jobId)),
     };
+  }
+
+  /**
+   * Runs past their job's sla.maxRunningTime: goal KILLED and KILLING with
+   * the deadline's reason and event, one guarded change each; the kills go
+   * out once written. A run that moved meanwhile is found again next tick.
+   */
+  private async killPastDeadline(now: Date): Promise<void> {
+    const due = await this.opts.gateway.taskRuns.pastDeadline(now, DUE_BATCH);
+    const decided = due.flatMap((run) => {
+      const d = deadlineKill(run, now);
+      return d ? [d] : [];
+    });
+    if (decided.length === 0) return;
+    const kills = new Map(decided.flatMap((d) => (d.kill ? [[d.change.taskId, d.kill]] : [])));
+    const outcome = await this.opts.writer.write({ changes: decided.map((d) => d.change) });
+    await this.opts.killer.send(
+      outcome.applied.flatMap((c) => {
+        const k = kills.get(c.taskId);
+        return k ? [k] : [];
+      }),
+    );
   }
 
   /** Kills not confirmed are sent again; launches never reported are reconciled. */
@@ -238,9 +283,15 @@ export class GoalStateLoop implements SchedulerLoop {
     if (this.resent.size > 10_000) this.resent.clear();
   }
 
-  /** Wakes up when the next new run's backoff ends. */
+  /** Wakes up when the next new run's backoff ends, or the next run's deadline comes. */
   private async scheduleWake(now: Date): Promise<void> {
-    const next = await this.opts.gateway.taskRuns.nextNotBefore();
+    // A deadline already passed is handled by the scan; only a future one sets the timer.
+    const deadline =
+      this.nextDeadline !== null && this.nextDeadline > now ? this.nextDeadline : null;
+    const times = [await this.opts.gateway.taskRuns.nextNotBefore(), deadline].filter(
+      (t): t is Date => t !== null,
+    );
+    const next = times.length === 0 ? null : new Date(Math.min(...times.map((t) => t.getTime())));
     clearTimeout(this.wakeTimer);
     if (next === null) return;
     const delay = Math.max(10, next.getTime() - now.getTime());

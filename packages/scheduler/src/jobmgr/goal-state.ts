@@ -9,7 +9,10 @@
  * engine's sentence for it.
  */
 import {
+  CRASH_LOOP_REASON,
   canTransition,
+  describeCrashLoop,
+  describeRestartKill,
   describeTaskDecision,
   nextTaskAction,
   type RestartBackoff,
@@ -61,17 +64,24 @@ export function startOf(row: TaskRunRow): DriveStart {
   };
 }
 
+/** Why a task that would be queued now stays INITIALIZED (sla.maximumRunningInstances). */
+export interface QueueHold {
+  reason: string;
+  message: string;
+}
+
 export function driveTask(
   row: TaskRunRow,
   policy: TaskPolicy,
   now: Date,
-  opts: { backoff?: RestartBackoff; source?: string; start?: DriveStart } = {},
+  opts: { backoff?: RestartBackoff; source?: string; start?: DriveStart; hold?: QueueHold } = {},
 ): Drive {
   const source = opts.source ?? EVENT_SOURCES.jobManager;
   const start = opts.start ?? startOf(row);
   const w: DriveStart = { ...start, set: { ...start.set }, events: [...start.events] };
   let kill: KillOrder | null = null;
   let wakeAt: Date | null = null;
+  let held = false;
   for (let step = 0; step < MAX_STEPS; step++) {
     const decision = nextTaskAction(
       {
@@ -87,6 +97,14 @@ export function driveTask(
     );
     const to = targetOf(decision, w, now);
     if (to === null) break;
+    if (to === "PENDING" && opts.hold) {
+      // Held back before admission: it stays INITIALIZED and says why.
+      // Written once: a task already held for this reason is left as it is.
+      held = w.reason !== opts.hold.reason;
+      w.reason = opts.hold.reason;
+      w.message = opts.hold.message;
+      break;
+    }
     if (to === "WAIT") {
       wakeAt = w.notBefore;
       break;
@@ -105,7 +123,8 @@ export function driveTask(
       break;
     }
   }
-  if (w.events.length === 0) return { change: null, kill: null, wakeAt };
+  // No step taken: nothing to write, unless a hold changed why the task waits.
+  if (w.events.length === 0 && !held) return { change: null, kill: null, wakeAt };
   return {
     change: {
       taskId: row.taskId,
@@ -156,10 +175,27 @@ function apply(
   source: string,
 ): void {
   const previousState = w.state;
-  const reason = REASON_OF[d.action](d);
-  const message = describeTaskDecision(d);
+  let reason = REASON_OF[d.action](d);
+  // A restart's kill names who asked for it.
+  let message =
+    d.action === "KILL" && d.why === "RESTART_REQUESTED"
+      ? describeRestartKill(row.restartRequestedBy)
+      : describeTaskDecision(d);
   if (d.action === "START_NEW_RUN") {
     const delayed = d.delayMs > 0 ? new Date(now.getTime() + d.delayMs) : null;
+    // A service failing again waits out a backoff: it says it is failing, how, and until when.
+    if (d.why === "SERVICE_ENDED" && delayed !== null) {
+      reason = CRASH_LOOP_REASON;
+      message = describeCrashLoop({
+        run: w.runId,
+        ended: w.state,
+        reason: w.reason,
+        message: w.message,
+        failureCount: d.failureCount,
+        retryAt: delayed,
+        delayMs: d.delayMs,
+      });
+    }
     w.runId = d.run;
     w.failureCount = d.failureCount;
     w.notBefore = delayed;

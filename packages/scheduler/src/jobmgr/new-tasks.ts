@@ -35,20 +35,32 @@ export function defaultGoalState(config: JobConfig): GoalState {
   return jobKind(config) === "BATCH" ? "SUCCEEDED" : "RUNNING";
 }
 
+/**
+ * How many of a new job's instances are queued at once: all of them, or no
+ * more than its sla.maximumRunningInstances; the others start INITIALIZED
+ * and the job manager queues them as instances end (running-instance-room.ts).
+ */
+export function queuedAtCreate(config: JobConfig, instances: number): number {
+  const max = config.sla.maximumRunningInstances;
+  return max > 0 ? Math.min(max, instances) : instances;
+}
+
 export function newTasksFor(
   jobId: string,
   config: JobConfig,
   instances: readonly number[],
   pinnedHosts?: ReadonlyMap<number, string>,
+  /** Only the first this many are PENDING, the rest INITIALIZED; all when left out. */
+  queued = instances.length,
 ): NewTask[] {
   const goalState = defaultGoalState(config);
-  return instances.map((instanceId) => {
+  return instances.map((instanceId, i) => {
     const task = taskConfigFor(config, instanceId);
     const r = taskResources(task);
     return {
       jobId,
       instanceId,
-      state: "PENDING",
+      state: i < queued ? "PENDING" : "INITIALIZED",
       goalState,
       priority: config.sla.priority,
       preemptible: taskPreemptible(config, task),

@@ -18,8 +18,11 @@
  */
 import {
   applyMesosUpdate,
+  describeMaxRunningHold,
+  endOfKilledRun,
   failureCountAfter,
   isTerminalTaskState,
+  MAX_RUNNING_INSTANCES_REASON,
   MESOS_TASK_STATES,
   type MesosTaskState,
   taskConfigFor,
@@ -257,7 +260,11 @@ export class StatusUpdates {
         );
         continue;
       }
-      const next = moveTo(start, row, u, outcome.to, outcome.reason);
+      // A run killed for its deadline or a restart ends with that reason, whatever the kill reports.
+      const end = isTerminalTaskState(outcome.to)
+        ? endOfKilledRun(start.state, start.reason, outcome.reason, row.restartRequestedBy)
+        : { reason: outcome.reason, message: null };
+      const next = moveTo(start, row, u, outcome.to, end.reason, end.message);
       moved.set(row.taskId, { row, start: withHealth(next, row, u, start.state, task) });
     }
     const now = this.now();
@@ -265,8 +272,18 @@ export class StatusUpdates {
     const kills: KillOrder[] = [];
     for (const { row, start } of moved.values()) {
       const config = configs.get(row.jobId);
+      // A new run of a job with sla.maximumRunningInstances waits INITIALIZED:
+      // the goal-state loop queues it when the job has room (running-instance-room.ts).
+      const max = config?.sla.maximumRunningInstances ?? 0;
+      const hold =
+        max > 0
+          ? { reason: MAX_RUNNING_INSTANCES_REASON, message: describeMaxRunningHold(max) }
+          : undefined;
       const drive = config
-        ? driveTask(row, taskPolicyFor(config, row.instanceId), now, { start })
+        ? driveTask(row, taskPolicyFor(config, row.instanceId), now, {
+            start,
+            ...(hold ? { hold } : {}),
+          })
         : null;
       const change = drive?.change ?? plainChange(row, start);
       changes.push(change);
@@ -283,9 +300,11 @@ function moveTo(
   u: TaskStatusUpdate,
   to: DriveStart["state"],
   reason: string,
+  /** Ours, in place of the cluster's (a restart's end). */
+  ownMessage: string | null = null,
 ): DriveStart {
   const ended = isTerminalTaskState(to);
-  const message = u.message ?? `the cluster reports ${u.clusterState}`;
+  const message = ownMessage ?? u.message ?? `the cluster reports ${u.clusterState}`;
   return {
     ...start,
     state: to,

@@ -7,7 +7,7 @@
  * the events of the rows that moved. The job manager then adds the moves to
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
-import type { HealthState, TaskState } from "@peloton/engine";
+import type { GoalState, HealthState, TaskState } from "@peloton/engine";
 import type { ArrayElement } from "../array-literal.ts";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
@@ -50,6 +50,8 @@ export interface TaskColumnWrites {
   healthRunId?: number | null;
   healthChangedAt?: Date | null;
   healthMessage?: string | null;
+  /** The task's own goal (a run past its sla.maxRunningTime is given KILLED). */
+  goalState?: GoalState;
 }
 
 /**
@@ -100,6 +102,7 @@ const OPTIONAL_COLUMNS: readonly {
   { key: "healthRunId", column: "health_run_id", type: "int" },
   { key: "healthChangedAt", column: "health_changed_at", type: "timestamptz" },
   { key: "healthMessage", column: "health_message", type: "text" },
+  { key: "goalState", column: "goal_state", type: '"GoalState"' },
 ];
 
 /** One column of a statement's input: its name, its SQL type, a value per row. */

@@ -57,7 +57,13 @@ export function taskIntentsRepository(db: DbOrTx) {
     async setGoal(
       q: TaskIntentQuery,
       goal: GoalState,
-      opts: { newRunIn?: readonly TaskState[]; replaceRun?: boolean; revive?: boolean } = {},
+      opts: {
+        newRunIn?: readonly TaskState[];
+        replaceRun?: boolean;
+        revive?: boolean;
+        /** A restart: who asked, kept on the rows given a new desired run. */
+        restartBy?: string;
+      } = {},
     ): Promise<number[]> {
       const newRunIn = opts.replaceRun ? null : (opts.newRunIn ?? []);
       const bump =
@@ -70,6 +76,8 @@ export function taskIntentsRepository(db: DbOrTx) {
         WITH locked AS ${lockedTasksWhere(Prisma.sql`t.job_id = ${q.jobId}::uuid AND ${instanceFilter(q)}`)}
         UPDATE tasks t SET goal_state = ${goal}::"GoalState",
           desired_run = CASE WHEN ${bump} THEN t.run_id + 1 ELSE t.desired_run END,
+          restart_requested_by = CASE WHEN ${bump} THEN ${opts.restartBy ?? null}::text
+                                      ELSE t.restart_requested_by END,
           version = t.version + 1, updated_at = now()
         FROM locked l
         WHERE t.id = l.id

@@ -26,12 +26,20 @@ export interface TaskRunRow {
   updatedAt: Date;
   /** The current run's health; null (or absent) until the run reached RUNNING. */
   health?: HealthState | null;
+  /** Who asked for the restart that set the desired run (null: nobody, or not a restart). */
+  restartRequestedBy: string | null;
+}
+
+/** A RUNNING run of a job with `sla.maxRunningTime` (seconds), and when it started running. */
+export interface DeadlineRunRow extends TaskRunRow {
+  maxRunningTime: number;
+  startedAt: Date;
 }
 
 const COLUMNS = Prisma.raw(`
   t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id, t.desired_run,
   t.state::text AS state, t.goal_state::text AS goal_state, t.failure_count, t.reason,
-  t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at,
+  t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at, t.restart_requested_by,
   CASE WHEN t.health_run_id = t.run_id THEN t.health::text END AS health`);
 
 interface Row {
@@ -50,6 +58,7 @@ interface Row {
   not_before: Date | null;
   updated_at: Date;
   health: HealthState | null;
+  restart_requested_by: string | null;
 }
 
 const toRun = (r: Row): TaskRunRow => ({
@@ -68,6 +77,7 @@ const toRun = (r: Row): TaskRunRow => ({
   notBefore: r.not_before,
   updatedAt: r.updated_at,
   health: r.health,
+  restartRequestedBy: r.restart_requested_by,
 });
 
 /**
@@ -84,6 +94,14 @@ const NEEDS_A_DECISION = Prisma.sql`(
     OR t.desired_run > t.run_id))
   OR t.state = 'INITIALIZED'
   OR (t.goal_state = 'RUNNING' AND t.state IN ('SUCCEEDED', 'FAILED', 'LOST', 'KILLED')))`;
+
+/**
+ * Jobs that may have runs with a deadline: BATCH (the only type the
+ * validation lets set sla.maxRunningTime), not ended or deleted, with the limit set.
+ */
+const LIMITED_JOBS = Prisma.sql`type = 'BATCH' AND goal_state <> 'DELETED'
+  AND state NOT IN ('SUCCEEDED', 'FAILED', 'KILLED', 'DELETED')
+  AND coalesce((config->'sla'->>'maxRunningTime')::int, 0) > 0`;
 
 export function taskRunsRepository(db: DbOrTx) {
   return {
@@ -129,6 +147,57 @@ export function taskRunsRepository(db: DbOrTx) {
         WHERE t.state = 'INITIALIZED' AND (t.not_before IS NULL OR t.not_before <= ${now})
         LIMIT ${limit}`;
       return rows.map(toRun);
+    },
+
+    /**
+     * RUNNING runs of jobs with an `sla.maxRunningTime` that have run at
+     * least that long at `now` and are not yet being stopped: their deadline
+     * passed (Peloton's deadline tracker). Only jobs that set the limit are
+     * looked at, their running tasks by the (job, state) index.
+     */
+    async pastDeadline(now: Date, limit: number): Promise<DeadlineRunRow[]> {
+      const rows = await db.$queryRaw<(Row & { max_running_time: number; started_at: Date })[]>`
+        WITH limited AS (
+          SELECT id, (config->'sla'->>'maxRunningTime')::int AS secs FROM jobs
+          WHERE ${LIMITED_JOBS})
+        SELECT ${COLUMNS}, l.secs AS max_running_time, t.started_at
+        FROM limited l JOIN tasks t ON t.job_id = l.id AND t.state = 'RUNNING'
+        WHERE t.goal_state NOT IN ('KILLED', 'DELETED')
+          AND t.started_at IS NOT NULL
+          AND t.started_at + l.secs * interval '1 second' <= ${now}
+        LIMIT ${limit}`;
+      return rows.map((r) => ({
+        ...toRun(r),
+        maxRunningTime: r.max_running_time,
+        startedAt: r.started_at,
+      }));
+    },
+
+    /** When the next RUNNING run of a job with `sla.maxRunningTime` reaches its deadline. */
+    async nextDeadline(): Promise<Date | null> {
+      const rows = await db.$queryRaw<{ at: Date | null }[]>`
+        SELECT min(t.started_at + (j.config->'sla'->>'maxRunningTime')::int * interval '1 second') AS at
+        FROM jobs j JOIN tasks t ON t.job_id = j.id AND t.state = 'RUNNING'
+        WHERE j.id IN (SELECT id FROM jobs WHERE ${LIMITED_JOBS})
+          AND t.goal_state NOT IN ('KILLED', 'DELETED')`;
+      return rows[0]?.at ?? null;
+    },
+
+    /**
+     * Per job, how many of its instances are scheduled: past INITIALIZED and
+     * not ended (sla.maximumRunningInstances counts these). Jobs with none are left out.
+     */
+    async scheduledCounts(jobIds: readonly string[]): Promise<Map<string, number>> {
+      if (jobIds.length === 0) return new Map();
+      const rows = await withArrayParameters(
+        [jobIds],
+        ([p]) => db.$queryRaw<{ job_id: string; n: number }[]>`
+          SELECT t.job_id::text AS job_id, count(*)::int AS n FROM tasks t
+          WHERE t.job_id = ANY(${p}::uuid[])
+            AND t.state NOT IN ('INITIALIZED', 'SUCCEEDED', 'FAILED', 'LOST', 'KILLED', 'DELETED', 'UNKNOWN')
+          GROUP BY t.job_id`,
+      );
+      return new Map(rows.map((r) => [r.job_id, r.n]));
     },
 
     /** When the next new run's backoff ends (null when none waits). */

@@ -11,7 +11,7 @@ import type { TaskDetail } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
 import { taskActionBlocks } from "../jobs/action-blocks";
 
-/** Stop, start or restart this one instance (the job's goal stays as it is). */
+/** Stop, start or restart this one instance (the job's goal stays, unless the stop ends its only instance). */
 export function TaskActions({ task }: { task: TaskDetail }) {
   const trpc = useTRPC();
   const state = taskActionBlocks(task);

@@ -10,6 +10,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import type { TaskDetail } from "@/lib/api-types";
 import { formatDuration, formatMb, formatResource } from "@/lib/format";
 import { poolHref } from "@/lib/pools";
+import { isCrashLooping } from "@/lib/states";
 import { useTRPC } from "@/lib/trpc";
 import { useSearchParam } from "@/lib/url-state";
 import { useNow } from "@/lib/use-now";
@@ -28,6 +29,14 @@ const ENDED_BADLY = new Set<TaskState>(["FAILED", "LOST"]);
 /** Why the instance is where it is, when that is what the reader came for: waiting, or failed. */
 function Why({ task }: { task: TaskDetail }) {
   if (!task.reason && !task.message) return null;
+  // Failing, not waiting: the message says how the last run ended and when the next starts.
+  if (isCrashLooping(task))
+    return (
+      <Notice tone="bad" title="Failing: waiting out its restart backoff" testId="task-why">
+        {task.reason && <span className="mr-1.5 font-mono">{task.reason}</span>}
+        {task.message}
+      </Notice>
+    );
   if (WAITING.has(task.state))
     return (
       <Notice tone="warn" title={`Waiting (${task.state})`} testId="task-why">
@@ -91,7 +100,12 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
               {t.instanceId}
             </span>
             <span className="text-sm font-normal">
-              <StateBadge state={t.state} goal={t.goalState} testId="task-state" />
+              <StateBadge
+                state={t.state}
+                goal={t.goalState}
+                failing={isCrashLooping(t)}
+                testId="task-state"
+              />
             </span>
           </h1>
           <p className="text-xs text-muted">

@@ -11,7 +11,7 @@ import { ToggleChips } from "@/components/ui/toggle-chips";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { JobDetail, TaskRow, TasksPage } from "@/lib/api-types";
 import { formatCount, formatDuration, formatMb, formatResource } from "@/lib/format";
-import { TASK_ORDER, taskTone } from "@/lib/states";
+import { isCrashLooping, TASK_ORDER, taskTone } from "@/lib/states";
 import { useTRPC } from "@/lib/trpc";
 import { useUrlState } from "@/lib/url-state";
 import { useNow } from "@/lib/use-now";
@@ -228,7 +228,12 @@ function InstanceRow({
         {t.name !== jobName && <p className="max-w-40 truncate text-xs text-muted">{t.name}</p>}
       </td>
       <td className="py-1 pr-3">
-        <StateBadge state={t.state} goal={t.goalState} testId="instance-state" />
+        <StateBadge
+          state={t.state}
+          goal={t.goalState}
+          failing={isCrashLooping(t)}
+          testId="instance-state"
+        />
       </td>
       <td className="py-1 pr-3">
         <HealthBadge health={t.health} testId="instance-health" />

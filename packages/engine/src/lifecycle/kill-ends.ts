@@ -1,0 +1,48 @@
+/**
+ * How a run we killed on purpose is recorded when its end comes in. The
+ * cluster reports a kill as any other (TASK_KILLED, REASON_...), which would
+ * read as a stop; a run killed for its deadline or for a restart an operator
+ * asked for keeps that reason on its end, so its history says why it ended
+ * (Peloton's TerminationStatus reasons DEADLINE_TIMEOUT_EXCEEDED and
+ * KILLED_FOR_RESTART), and the restart's end names who asked. Neither
+ * counts as a failure (run-end.ts: a run ended while KILLING was asked for).
+ */
+import type { TaskState } from "../vocabulary/task-states.ts";
+import { DEADLINE_EXCEEDED_REASON } from "./max-running-time.ts";
+
+/** The reason of a run killed so that a new one can start (the goal-state decision's code). */
+export const RESTART_REQUESTED_REASON = "RESTART_REQUESTED";
+
+export interface KilledRunEnd {
+  readonly reason: string;
+  /** Null: the cluster's own message stands. */
+  readonly message: string | null;
+}
+
+/** The message of a restart's kill, and of the task while it is killed. */
+export function describeRestartKill(by: string | null): string {
+  return `stopping the current run so a new one can start (restart requested${by ? ` by ${by}` : ""})`;
+}
+
+/** The message a run replaced by a restart ends with. */
+export function describeRestartedRun(by: string | null): string {
+  return `restarted${by ? ` by ${by}` : ""}: replaced by a new run (not a failure)`;
+}
+
+/**
+ * The reason and message a run's end is stored with: the cluster's, unless
+ * the run was being killed for its deadline or for a restart.
+ */
+export function endOfKilledRun(
+  current: TaskState,
+  currentReason: string | null | undefined,
+  reported: string,
+  restartBy: string | null,
+): KilledRunEnd {
+  if (current !== "KILLING") return { reason: reported, message: null };
+  if (currentReason === DEADLINE_EXCEEDED_REASON)
+    return { reason: DEADLINE_EXCEEDED_REASON, message: null };
+  if (currentReason === RESTART_REQUESTED_REASON)
+    return { reason: RESTART_REQUESTED_REASON, message: describeRestartedRun(restartBy) };
+  return { reason: reported, message: null };
+}
