@@ -304,6 +304,7 @@ test.describe("jobs", () => {
       "Mem Limit",
       "Disk Limit",
       "State",
+      "Healthy",
       "GoalState",
       "Started At",
       "Task ID",
@@ -312,7 +313,9 @@ test.describe("jobs", () => {
       "Reason",
     ]);
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^0\s+e2e-cli\s+0\.5\s+64 MB\s+16 MB\s+[A-Z]+\s+SUCCEEDED/);
+    expect(rows[0]).toMatch(
+      /^0\s+e2e-cli\s+0\.5\s+64 MB\s+16 MB\s+[A-Z]+\s+(DISABLED|HEALTH_UNKNOWN)\s+SUCCEEDED/,
+    );
 
     const api = adminApi(baseURL!);
     const before = (await api.jobs.list.query({ limit: 500 })).items.length;

@@ -16,8 +16,15 @@ export interface Context {
   gateway: ReadOnlyGateway;
   scheduler: SchedulerServices;
   changes: ChangeFeed;
-  /** Who is acting, resolved once per request by the HTTP edge; null when nobody signed in. */
+  /** Who is acting; null when nobody signed in (or not looked up yet: see `lookUpActor`). */
   actor: Actor | null;
+  /**
+   * Looks the actor up, when the edge defers it to the first procedure that
+   * needs one (auth/authorize.ts): a public procedure (the health probe) then
+   * never reads the database for it, and a database outage during the lookup
+   * is answered as every other one (503), not as a crash of the request.
+   */
+  lookUpActor?: () => Promise<Actor | null>;
   /** Names this request in answers (`data.requestId`) and in the server log; set by the HTTP edge. */
   requestId?: string;
 }

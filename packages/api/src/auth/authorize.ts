@@ -27,9 +27,10 @@ export interface Access {
 
 export const SIGN_IN_FIRST = "sign in first";
 
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FIRST });
-  return next({ ctx: { ...ctx, actor: ctx.actor } });
+export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const actor = ctx.actor ?? (ctx.lookUpActor ? await ctx.lookUpActor() : null);
+  if (!actor) throw new TRPCError({ code: "UNAUTHORIZED", message: SIGN_IN_FIRST });
+  return next({ ctx: { ...ctx, actor } });
 });
 
 /** The audit log's action for a request: "pool.update", "job.stop", "host.drain". */

@@ -16,31 +16,24 @@ import { processChanges, processReads, processServices } from "./gateway.ts";
 
 let edge: ((req: Request) => Promise<Response>) | undefined;
 
-/** Procedures anyone may call: the health probe must answer even when the database does not. */
-const PUBLIC_PROCEDURES = new Set(["system.health"]);
-
-/**
- * Whether every procedure a request names (one, or a comma-separated batch)
- * is public: then nobody needs to be resolved, and no database read stands
- * between a health probe and its answer.
- */
-export function onlyPublicProcedures(req: Request, endpoint: string): boolean {
-  const path = new URL(req.url).pathname;
-  if (!path.startsWith(`${endpoint}/`)) return false;
-  return decodeURIComponent(path.slice(endpoint.length + 1))
-    .split(",")
-    .every((p) => PUBLIC_PROCEDURES.has(p));
-}
-
 export function handleTrpcRequest(req: Request, endpoint = "/api/trpc"): Promise<Response> {
   edge ??= createTrpcEdge({
     endpoint,
-    createContext: async (req) => ({
-      gateway: processReads(),
-      scheduler: processServices(),
-      changes: processChanges(),
-      actor: onlyPublicProcedures(req, endpoint) ? null : await resolveActor(req),
-    }),
+    createContext: async (req) => {
+      // One lookup per request, however many procedures a batch names.
+      let actor: Promise<Actor | null> | undefined;
+      return {
+        gateway: processReads(),
+        scheduler: processServices(),
+        changes: processChanges(),
+        actor: null,
+        // Looked up by the first procedure that needs someone signed in (auth/authorize.ts).
+        lookUpActor: () => {
+          actor ??= resolveActor(req);
+          return actor;
+        },
+      };
+    },
     refuseCrossSite: (req) =>
       isCrossSiteMutation(req, processAuthSettings()) ? CSRF_REFUSAL : null,
   });
