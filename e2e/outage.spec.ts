@@ -87,6 +87,13 @@ test.describe("outage", () => {
     await server.start();
   });
   test.afterAll(() => server?.kill());
+  // A console a test started for itself is stopped even when the test fails, so that
+  // a retry (or the next run) finds its port free.
+  let ownServer: ConsoleServer | undefined;
+  test.afterEach(async () => {
+    await ownServer?.kill();
+    ownServer = undefined;
+  });
 
   test("the page says offline within 5 s, comes back by itself and shows what changed meanwhile, without a reload", async ({
     page,
@@ -225,6 +232,7 @@ test.describe("outage", () => {
     await server.kill();
     // The same console, its database out of reach (nothing listens on port 1).
     const cut = new ConsoleServer(extraConsolePort(), "postgres://postgres@127.0.0.1:1/peloton");
+    ownServer = cut;
     await cut.start({ healthy: false });
     // Its own tab: a failed server render is reported as React #441, which is the point here.
     const tab = await browser.newPage({ storageState: ADMIN_STATE_FILE });
