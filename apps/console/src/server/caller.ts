@@ -1,5 +1,5 @@
 import "server-only";
-import { type Context, createCaller } from "@peloton/api";
+import { type Actor, type Context, createCaller } from "@peloton/api";
 import {
   processAuthSettings,
   processChanges,
@@ -23,16 +23,17 @@ async function incomingRequest(): Promise<Request> {
 
 /** Server components call procedures in-process, as the same actor the API would see. */
 export function serverCaller() {
-  // Resolved once, when the first procedure is called: one actor lookup however many calls follow.
-  let context: Promise<Context> | undefined;
-  const build = async (): Promise<Context> => ({
+  // As the edge does: one lookup, by the first procedure that needs someone signed in.
+  let actor: Promise<Actor | null> | undefined;
+  const context: Context = {
     gateway: processReads(),
     scheduler: processServices(),
     changes: processChanges(),
-    actor: await resolveActor(await incomingRequest()),
-  });
-  return createCaller(() => {
-    context ??= build();
-    return context;
-  });
+    actor: null,
+    lookUpActor: () => {
+      actor ??= incomingRequest().then(resolveActor);
+      return actor;
+    },
+  };
+  return createCaller(context);
 }
