@@ -29,7 +29,9 @@ try {
   });
   const fresh = join(out, "src/generated");
   const kept = join(pkg, "src/generated");
-  const names = new Set([...files(fresh), ...files(kept)].map((f) => relative(f.startsWith(fresh) ? fresh : kept, f)));
+  const names = new Set(
+    [...files(fresh), ...files(kept)].map((f) => relative(f.startsWith(fresh) ? fresh : kept, f)),
+  );
   const stale = [...names].filter((name) => {
     const read = (dir: string) => {
       try {

@@ -52,10 +52,7 @@ try {
   const reached = typesReachedFrom(everything, api);
   const shape = wireShape(files, (name) => reached.has(name));
   const out = join(repoRoot, "packages/peloton-api/test/fixtures/peloton-wire.json");
-  writeFileSync(
-    out,
-    `${JSON.stringify({ source: `uber/peloton@${sha}`, ...shape }, null, 1)}\n`,
-  );
+  writeFileSync(out, `${JSON.stringify({ source: `uber/peloton@${sha}`, ...shape }, null, 1)}\n`);
   console.log(
     `wrote ${out}: ${Object.keys(shape.messages).length} messages, ${Object.keys(shape.enums).length} enums, ${Object.keys(shape.services).length} services`,
   );

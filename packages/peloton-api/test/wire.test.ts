@@ -19,7 +19,9 @@ const fixture = JSON.parse(
 
 const ours = wireShape(
   // Google's Timestamp included: Peloton's messages embed it.
-  (await generatedFiles()).map((f) => toJson(FileDescriptorProtoSchema, f.proto) as FileDescriptorJson),
+  (await generatedFiles()).map(
+    (f) => toJson(FileDescriptorProtoSchema, f.proto) as FileDescriptorJson,
+  ),
 );
 
 describe("our protos against Peloton's wire shape", () => {
@@ -31,7 +33,9 @@ describe("our protos against Peloton's wire shape", () => {
       const differing = Object.keys(fixture[kind]).filter(
         (name) => JSON.stringify(ours[kind][name]) !== JSON.stringify(fixture[kind][name]),
       );
-      expect(differing.map((name) => ({ name, ours: ours[kind][name], peloton: fixture[kind][name] }))).toEqual([]);
+      expect(
+        differing.map((name) => ({ name, ours: ours[kind][name], peloton: fixture[kind][name] })),
+      ).toEqual([]);
     });
   }
 

@@ -77,8 +77,7 @@ export function wireShape(
     for (const m of file.messageType ?? []) addMessage(shape, scope, m);
     for (const s of file.service ?? []) {
       shape.services[`${scope}.${s.name}`] = (s.method ?? []).map(
-        (m) =>
-          `${m.name}(${m.inputType}) ${m.serverStreaming ? "stream " : ""}${m.outputType}`,
+        (m) => `${m.name}(${m.inputType}) ${m.serverStreaming ? "stream " : ""}${m.outputType}`,
       );
     }
   }
@@ -107,7 +106,8 @@ export function typesReachedFrom(shape: WireShape, roots: Iterable<string>): Set
     for (const inner of Object.keys(shape.messages)) {
       if (inner.startsWith(`${name}.`)) queue.push(inner);
     }
-    for (const inner of Object.keys(shape.enums)) if (inner.startsWith(`${name}.`)) reached.add(inner);
+    for (const inner of Object.keys(shape.enums))
+      if (inner.startsWith(`${name}.`)) reached.add(inner);
   }
   return reached;
 }
