@@ -1,9 +1,14 @@
 /**
  * The process's dependencies: the same storage reads, scheduler services and
- * change feed as the console's tRPC edge, and its actor lookup (DATABASE_URL
- * names the database, as for the console).
+ * change feed as the console's tRPC edge, and the actor of a Bearer token
+ * (DATABASE_URL names the database, as for the console).
  */
-import { processChanges, processReads, processServices, resolveActor } from "@peloton/api/http";
+import {
+  processChanges,
+  processReads,
+  processServices,
+  resolveTokenActor,
+} from "@peloton/api/http";
 import type { PelotonApiDeps } from "./deps.ts";
 
 export function processDeps(): PelotonApiDeps {
@@ -14,6 +19,6 @@ export function processDeps(): PelotonApiDeps {
       changes: processChanges(),
     }),
     resolveActor: (headers) =>
-      resolveActor(new Request("http://peloton-api.invalid/", { headers })),
+      resolveTokenActor(new Request("http://peloton-api.invalid/", { headers })),
   };
 }
