@@ -18,10 +18,10 @@ import { JobService } from "./generated/peloton/api/v1alpha/job/stateless/svc/st
 import { PodService } from "./generated/peloton/api/v1alpha/pod/svc/pod_svc_pb.ts";
 import { ResourcePoolService } from "./generated/peloton/api/v1alpha/respool/svc/respool_svc_pb.ts";
 import { VolumeService } from "./generated/peloton/api/v1alpha/volume/svc/volume_svc_pb.ts";
-import { WatchService } from "./generated/peloton/api/v1alpha/watch/svc/watch_svc_pb.ts";
 import { jobManager } from "./v0/job-manager.ts";
 import { resourceManager } from "./v0/resource-manager.ts";
 import { taskManager } from "./v0/task-manager.ts";
+import { watchService } from "./v1alpha/watch-service.ts";
 
 /** Served elsewhere in this API: what a client of a service not served yet can use instead. */
 const SERVED =
@@ -51,10 +51,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   notYet(ResourcePoolService, "the v1alpha resource pool service is not served yet"),
   notYet(HostService, "the v1alpha host service is not served yet"),
   notYet(VolumeService, "the v1alpha volume service is not served yet"),
-  notYet(
-    WatchService,
-    "watching jobs and pods is not served yet (the console's live views use tRPC subscriptions)",
-  ),
+  watchService,
   notYet(
     AdminService,
     "administration (lock/unlock components) has no equivalent in this scheduler",

@@ -22,6 +22,8 @@ import {
 import { ResourceManager } from "../src/generated/peloton/api/v0/respool/respool_pb.ts";
 import { TaskManager, TaskState } from "../src/generated/peloton/api/v0/task/task_pb.ts";
 import { UpdateService } from "../src/generated/peloton/api/v0/update/svc/update_svc_pb.ts";
+import { PodState } from "../src/generated/peloton/api/v1alpha/pod/pod_pb.ts";
+import { WatchService } from "../src/generated/peloton/api/v1alpha/watch/svc/watch_svc_pb.ts";
 import { type Served, servePelotonApi, TOKEN } from "./support/servers.ts";
 
 let served: Served;
@@ -46,6 +48,7 @@ function clients(token: string | null = TOKEN) {
     tasks: createClient(TaskManager, transport),
     pools: createClient(ResourceManager, transport),
     updates: createClient(UpdateService, transport),
+    watch: createClient(WatchService, transport),
   };
 }
 
@@ -209,5 +212,34 @@ describe("Peloton's v0 API over gRPC", () => {
     expect(rolling.code).toBe(Code.Unimplemented);
     expect(rolling.message).toContain("rolling updates");
     expect(served.internalErrors).toEqual([]);
+  });
+
+  it("streams a job's pods as they change (WatchService), fed by the change feed", async () => {
+    await startSystem([agent("a1.test")]);
+    await leafPool(served.context.gateway, "batch");
+    const api = clients();
+    const config = helloJob("/batch");
+    config.instanceCount = 2;
+    const id = (await api.jobs.create({ config })).jobId?.value ?? "";
+    const seen = new Map<string, PodState[]>();
+    let answers = 0;
+    for await (const answer of api.watch.watch({ podFilter: { jobId: { value: id } } })) {
+      answers += 1;
+      expect(answer.watchId).not.toBe("");
+      expect(answer.revision).toBe(BigInt(answers));
+      for (const pod of answer.pods) {
+        const states = seen.get(pod.podName?.value ?? "") ?? [];
+        seen.set(pod.podName?.value ?? "", [...states, pod.status?.state ?? PodState.INVALID]);
+      }
+      const done = [...seen.values()].filter((s) => s.at(-1) === PodState.SUCCEEDED);
+      if (done.length === 2) break; // ends the call (the client cancels the stream)
+    }
+    expect([...seen.keys()].sort()).toEqual([`${id}-0`, `${id}-1`]);
+    expect(answers).toBeGreaterThan(1);
+    // Every pod was first seen before it ran, and last as SUCCEEDED.
+    for (const states of seen.values()) {
+      expect(states[0]).not.toBe(PodState.SUCCEEDED);
+      expect(states.at(-1)).toBe(PodState.SUCCEEDED);
+    }
   });
 });

@@ -25,18 +25,22 @@ export function callerFor(
   deps: PelotonApiDeps,
   headers: Headers,
   protocol: PelotonApiProtocol,
+  signal?: AbortSignal,
 ): Caller {
   let actor: Promise<Actor | null> | undefined;
-  return createCaller({
-    ...deps.context(),
-    actor: null,
-    lookUpActor: () => {
-      actor ??= deps
-        .resolveActor(tokenOnly(headers))
-        .then((found) => (found ? { ...found, via: { ...found.via, api: protocol } } : null));
-      return actor;
+  return createCaller(
+    {
+      ...deps.context(),
+      actor: null,
+      lookUpActor: () => {
+        actor ??= deps
+          .resolveActor(tokenOnly(headers))
+          .then((found) => (found ? { ...found, via: { ...found.via, api: protocol } } : null));
+        return actor;
+      },
     },
-  });
+    signal ? { signal } : {},
+  );
 }
 
 /**

@@ -18,22 +18,30 @@ import { statusOf, unimplemented } from "./status.ts";
 export interface Call {
   /** The tRPC router as the request's sender. */
   caller: Caller;
+  /** Aborted when the client goes away (a stream ends then). */
+  signal: AbortSignal;
 }
 
-type UnaryHandler<M> = M extends {
+type Handler<M> = M extends {
+  methodKind: "server_streaming";
   input: infer I extends DescMessage;
   output: infer O extends DescMessage;
 }
-  ? (request: MessageShape<I>, call: Call) => Promise<MessageInitShape<O>>
-  : never;
+  ? (request: MessageShape<I>, call: Call) => AsyncIterable<MessageInitShape<O>>
+  : M extends {
+        input: infer I extends DescMessage;
+        output: infer O extends DescMessage;
+      }
+    ? (request: MessageShape<I>, call: Call) => Promise<MessageInitShape<O>>
+    : never;
 
 /** The methods of `S` this scheduler serves, by their local name (`Get`, `CreateResourcePool`). */
 export type Implementation<S extends DescService> = S extends { method: infer Methods }
-  ? { [K in keyof Methods]?: UnaryHandler<Methods[K]> }
+  ? { [K in keyof Methods]?: Handler<Methods[K]> }
   : never;
 
-/** A served method, untyped: what the transports dispatch to. */
-export type AnyHandler = (request: never, call: Call) => Promise<unknown>;
+/** A served method, untyped: what the transports dispatch to (a stream's yields its answers). */
+export type AnyHandler = (request: never, call: Call) => Promise<unknown> | AsyncIterable<unknown>;
 
 export interface ServiceEntry {
   service: DescService;
@@ -122,7 +130,21 @@ export async function run(
 ): Promise<unknown> {
   if (!resolved.handler) throw unimplemented(resolved.missing);
   try {
-    return await resolved.handler(request as never, call);
+    return await (resolved.handler(request as never, call) as Promise<unknown>);
+  } catch (error) {
+    throw statusOf(error, resolved.fieldPrefix);
+  }
+}
+
+/** Runs a server stream, its failures as ConnectErrors like `run`'s. */
+export async function* runStream(
+  resolved: ResolvedMethod,
+  request: unknown,
+  call: Call,
+): AsyncGenerator<unknown> {
+  if (!resolved.handler) throw unimplemented(resolved.missing);
+  try {
+    yield* resolved.handler(request as never, call) as AsyncIterable<unknown>;
   } catch (error) {
     throw statusOf(error, resolved.fieldPrefix);
   }

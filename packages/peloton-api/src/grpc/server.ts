@@ -9,8 +9,7 @@ import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { callerFor, type PelotonApiDeps } from "../calls/deps.ts";
 import { reportInternal } from "../calls/internal.ts";
-import { type Registry, run } from "../calls/registry.ts";
-import { unimplemented } from "../calls/status.ts";
+import { type Registry, run, runStream } from "../calls/registry.ts";
 import { pelotonRegistry } from "../services.ts";
 
 export interface GrpcServerOptions {
@@ -35,20 +34,24 @@ function routes(options: GrpcServerOptions, registry: Registry) {
       if (resolved.method.methodKind === "unary") {
         // The table's methods are untyped (DescMethod); each handler is typed where it is written.
         const impl = async (request: unknown, context: HandlerContext) => {
-          const caller = callerFor(options.deps, context.requestHeader, "grpc");
+          const caller = callerFor(options.deps, context.requestHeader, "grpc", context.signal);
           try {
-            return await run(resolved, request, { caller });
+            return await run(resolved, request, { caller, signal: context.signal });
           } catch (error) {
             throw reportInternal(error, procedure, options.onInternalError);
           }
         };
         router.rpc(resolved.method, impl as never);
       } else {
-        // Streams (WatchService.Watch, logs): none served yet; each says so.
-        router.rpc(resolved.method, async function* () {
-          yield* [];
-          throw unimplemented(resolved.missing);
-        } as never);
+        const impl = async function* (request: unknown, context: HandlerContext) {
+          const caller = callerFor(options.deps, context.requestHeader, "grpc", context.signal);
+          try {
+            yield* runStream(resolved, request, { caller, signal: context.signal });
+          } catch (error) {
+            throw reportInternal(error, procedure, options.onInternalError);
+          }
+        };
+        router.rpc(resolved.method, impl as never);
       }
     }
   };

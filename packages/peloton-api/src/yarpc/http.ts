@@ -117,7 +117,10 @@ export async function handleYarpcRequest(
     const request = decode(resolved.method.input, body, encoding);
     const answer = create(
       resolved.method.output,
-      (await run(resolved, request, { caller: callerFor(deps, req.headers, "yarpc") })) as never,
+      (await run(resolved, request, {
+        caller: callerFor(deps, req.headers, "yarpc", req.signal),
+        signal: req.signal,
+      })) as never,
     );
     const headers = new Headers({ "cache-control": "no-store", "rpc-encoding": encoding });
     if (encoding === "proto") {
