@@ -113,6 +113,7 @@ describe("Peloton's v0 API over gRPC", () => {
     const created = await api.jobs.create({ config: helloJob("/batch") });
     const id = created.jobId?.value ?? "";
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await api.jobs.getActiveJobs({})).ids.map((j) => j.value)).toContain(id);
 
     const info = (await api.jobs.get({ id: { value: id } })).jobInfo;
     expect(info?.config).toMatchObject({
@@ -135,11 +136,15 @@ describe("Peloton's v0 API over gRPC", () => {
     const task = await api.tasks.get({ jobId: { value: id }, instanceId: 1 });
     expect(task.result?.runtime?.host).toMatch(/\.test$/);
     expect(task.result?.config?.command?.value).toBe("echo hello $PELOTON_INSTANCE_ID");
+    const events = await api.tasks.getPodEvents({ jobId: { value: id }, instanceId: 1 });
+    expect(events.result.at(-1)).toMatchObject({ actualState: "SUCCEEDED" });
+    expect(events.result.map((e) => e.actualState)).toContain("RUNNING");
     await expect
       .poll(async () => (await api.jobs.get({ id: { value: id } })).jobInfo?.runtime?.state, {
         timeout: 10_000,
       })
       .toBe(JobState.SUCCEEDED);
+    expect((await api.jobs.getActiveJobs({})).ids.map((j) => j.value)).not.toContain(id);
 
     const query = await api.jobs.query({
       spec: { name: "hello", jobStates: [JobState.SUCCEEDED] },

@@ -4,12 +4,18 @@
  * `peloton job get|list|delete`; Start, Stop and Restart act on instances.
  */
 import type { DescMethod } from "@bufbuild/protobuf";
+import { JOB_STATES, TERMINAL_JOB_STATES } from "@peloton/engine";
 import { type Implementation, serve } from "../calls/registry.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import { JobConfigSchema, JobManager } from "../generated/peloton/api/v0/job/job_pb.ts";
 import { configYaml } from "./config.ts";
 import { instanceRanges, jobId } from "./ids.ts";
 import { jobInfo, jobStateNames, jobSummary } from "./job-info.ts";
+
+/** Not terminal (engine's TERMINAL_JOB_STATES), not deleted. */
+const ACTIVE_STATES = JOB_STATES.filter(
+  (s) => !(TERMINAL_JOB_STATES as readonly string[]).includes(s) && s !== "DELETED",
+);
 
 const handlers: Implementation<typeof JobManager> = {
   async create(req, { caller }) {
@@ -51,6 +57,22 @@ const handlers: Implementation<typeof JobManager> = {
     if (req.summaryOnly) return { results: page.items.map(jobSummary), spec };
     const records = await Promise.all(page.items.map((j) => caller.jobs.get({ id: j.id })));
     return { records: records.map(jobInfo), results: page.items.map(jobSummary), spec };
+  },
+
+  /** Every job not in a terminal state (Peloton's "active" jobs), page after page. */
+  async getActiveJobs(_req, { caller }) {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof caller.jobs.list>> = await caller.jobs.list({
+        states: ACTIVE_STATES,
+        limit: 500,
+        cursor,
+      });
+      ids.push(...page.items.map((j) => j.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { ids: ids.map((value) => ({ value })) };
   },
 
   async delete(req, { caller }) {

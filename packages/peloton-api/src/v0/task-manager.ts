@@ -8,7 +8,7 @@ import type { TaskState as OurTaskState } from "@peloton/engine";
 import { TASK_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
 import { type Implementation, serve } from "../calls/registry.ts";
-import { unimplemented } from "../calls/status.ts";
+import { invalidArgument, unimplemented } from "../calls/status.ts";
 import { TaskManager, TaskState } from "../generated/peloton/api/v0/task/task_pb.ts";
 import { instanceRanges, jobId } from "./ids.ts";
 import { type TaskListed, taskInfo } from "./task-info.ts";
@@ -101,6 +101,35 @@ const handlers: Implementation<typeof TaskManager> = {
     return {};
   },
 
+  /**
+   * The instance's events, oldest first, at most `limit` (200 by default) —
+   * one run's with `runId` (Peloton's "<job id>-<instance>-<run>", or the number).
+   */
+  async getPodEvents(req, { caller }) {
+    const run = req.runId ? Number(req.runId.split("-").at(-1)) : undefined;
+    if (run !== undefined && !Number.isInteger(run))
+      throw invalidArgument(
+        "runId",
+        `a run is "<job id>-<instance>-<run>" or its number (got "${req.runId}")`,
+      );
+    const page = await caller.tasks.events({
+      jobId: jobId(req.jobId),
+      instance: req.instanceId,
+      ...(run !== undefined ? { run } : {}),
+      limit: Math.min(Number(req.limit) || 200, 1000),
+    });
+    return {
+      result: page.items.map((e) => ({
+        ...(e.clusterTaskId ? { taskId: { value: e.clusterTaskId } } : {}),
+        actualState: e.state,
+        timestamp: e.at.toISOString(),
+        hostname: e.hostname ?? "",
+        message: e.message ?? "",
+        reason: e.reason ?? "",
+      })),
+    };
+  },
+
   async query(req, { caller }) {
     const spec = req.spec;
     if (spec?.names.length)
@@ -130,7 +159,6 @@ const MISSING: Record<string, string> = {
     "TaskManager.BrowseSandbox: sandboxes are not browsed through this API; read a run's stdout and stderr with `peloton task logs`",
   Refresh: "TaskManager.Refresh: this scheduler keeps no task cache to reload",
   GetCache: "TaskManager.GetCache: this scheduler keeps no task cache; use Get",
-  GetPodEvents: "TaskManager.GetPodEvents: not served yet; `peloton task events` shows them",
   DeletePodEvents: "TaskManager.DeletePodEvents: this scheduler keeps every run's events",
 };
 
