@@ -247,4 +247,47 @@ describe("Peloton's v0 API over gRPC", () => {
       expect(states.at(-1)).toBe(PodState.SUCCEEDED);
     }
   });
+
+  it("stores the same job and pool config as the CLI's YAML does", async () => {
+    await startSystem([agent("a1.test"), agent("a2.test")]);
+    await root();
+    const api = clients();
+    const yaml = served.caller;
+    await api.pools.createResourcePool({
+      config: { name: "viagrpc", owningTeam: "infra", resources: POOL_RESOURCES },
+    });
+    await yaml.pools.create({
+      path: "/viayaml",
+      config: { name: "viayaml", owningTeam: "infra", resources: POOL_RESOURCES },
+    });
+    const [a, b] = await Promise.all([
+      yaml.pools.get({ path: "/viagrpc" }),
+      yaml.pools.get({ path: "/viayaml" }),
+    ]);
+    expect({ ...a.config, name: "x" }).toEqual({ ...b.config, name: "x" });
+
+    const viaGrpc = (await api.jobs.create({ config: helloJob("/viagrpc") })).jobId?.value ?? "";
+    const viaYaml = await yaml.jobs.create({
+      yaml: `name: hello
+type: BATCH
+instancecount: 3
+respoolid: /viagrpc
+sla:
+  priority: 5
+  preemptible: true
+defaultconfig:
+  resource:
+    cpulimit: 0.5
+    memlimitmb: 64
+  command:
+    shell: true
+    value: 'echo hello $PELOTON_INSTANCE_ID'
+`,
+    });
+    const [g, y] = await Promise.all([
+      yaml.jobs.get({ id: viaGrpc }),
+      yaml.jobs.get({ id: viaYaml.id }),
+    ]);
+    expect(g.config).toEqual(y.config);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Actor } from "@peloton/api";
+import { type Actor, createCaller } from "@peloton/api";
 import { testActor, testContext } from "@peloton/test-support/api/context.ts";
 import type { PelotonApiDeps } from "../../src/calls/deps.ts";
 import { type GrpcServer, startGrpcServer } from "../../src/grpc/server.ts";
@@ -16,6 +16,8 @@ export interface Served {
   grpcUrl: string;
   yarpcUrl: string;
   context: ReturnType<typeof testContext>;
+  /** The router as the same actor, in process: what the CLI's requests reach. */
+  caller: ReturnType<typeof createCaller>;
   /** Failures the servers logged as bugs (each test expects none). */
   internalErrors: unknown[];
   close: () => Promise<void>;
@@ -64,6 +66,7 @@ export async function servePelotonApi(actor: Actor = testActor({ login: "ci" }))
     grpcUrl: `http://127.0.0.1:${grpc.port}`,
     yarpcUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/api/v1`,
     context,
+    caller: createCaller(context),
     internalErrors,
     close: async () => {
       await grpc.close();
