@@ -44,7 +44,8 @@ export default defineConfig({
     // A scratch database with known contents, then the real launcher (`npm start`'s code).
     command: `npx tsx e2e/support/serve.ts`,
     url: `http://127.0.0.1:${PORT}/api/trpc/system.health`,
-    env: { PORT: String(PORT) },
+    // Peloton's gRPC API on any free port: the suite never shares 5397 with a running console.
+    env: { PORT: String(PORT), PELOTON_GRPC_PORT: "0" },
     timeout: 240_000,
     reuseExistingServer: false,
     // The server's log (pino, on stdout) is kept in test-results/e2e-server.log; stderr shows here.

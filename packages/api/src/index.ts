@@ -1,5 +1,5 @@
 export type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-export { type ActorChannel, channelLabel } from "./auth/actor.ts";
+export { type ActorChannel, channelLabel, type PelotonApiProtocol } from "./auth/actor.ts";
 export {
   type Access,
   actingOf,
@@ -12,6 +12,7 @@ export { hashPassword, verifyPassword } from "./auth/passwords.ts";
 export type { AccessKind, AccessRequest, Decision, PolicyActor, PoolFacts } from "./auth/policy.ts";
 export { hashApiToken, newApiToken } from "./auth/tokens.ts";
 export type { Actor, ChangeFeed, Context } from "./context.ts";
-export { type ApiIssue, issuesOf } from "./issues.ts";
+export { answerFor } from "./errors/answers.ts";
+export { type ApiIssue, IssuesError, issuesOf } from "./issues.ts";
 export { type AppRouter, appRouter, createCaller } from "./root.ts";
 export type { LiveFeedState, LiveMessage } from "./routers/live.ts";

@@ -50,7 +50,13 @@ it.skipIf(!isRoot)(
     const port = await freePort();
     const proc = spawn("npm", ["start"], {
       cwd: clone,
-      env: { ...env, PORT: String(port), PELOTON_SIM_FAST: "1", PELOTON_LOG_LEVEL: "warn" },
+      env: {
+        ...env,
+        PORT: String(port),
+        PELOTON_GRPC_PORT: "0",
+        PELOTON_SIM_FAST: "1",
+        PELOTON_LOG_LEVEL: "warn",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

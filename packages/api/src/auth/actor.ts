@@ -21,11 +21,19 @@ export interface Actor {
   via: ActorChannel;
 }
 
-export type ActorChannel =
+export type ActorChannel = (
   | { kind: "session" }
-  | { kind: "token"; tokenId: string; tokenName: string };
+  | { kind: "token"; tokenId: string; tokenName: string }
+) & {
+  /** Peloton's own API the request came through (packages/peloton-api); absent for tRPC. */
+  api?: PelotonApiProtocol;
+};
 
-/** The audit log's `via` column: "session" or "token:<name>". */
+/** gRPC on PELOTON_GRPC_PORT, or YARPC's JSON over HTTP at /api/v1. */
+export type PelotonApiProtocol = "grpc" | "yarpc";
+
+/** The audit log's `via` column: "session" or "token:<name>", then " via grpc" or " via yarpc". */
 export function channelLabel(via: ActorChannel): string {
-  return via.kind === "session" ? "session" : `token:${via.tokenName}`;
+  const proof = via.kind === "session" ? "session" : `token:${via.tokenName}`;
+  return via.api ? `${proof} via ${via.api}` : proof;
 }

@@ -141,3 +141,13 @@ export async function resolveActor(req: Request): Promise<Actor | null> {
   holder.__pelotonActorResolver ??= createActorResolver({ db: processDb(), auth: processAuth() });
   return holder.__pelotonActorResolver(req);
 }
+
+/**
+ * Who `req`'s `Authorization: Bearer pt_…` token belongs to, the cookie
+ * never read (Peloton's gRPC and YARPC API: packages/peloton-api); null
+ * without a valid token.
+ */
+export async function resolveTokenActor(req: Request): Promise<Actor | null> {
+  const token = bearerToken(req);
+  return token === null ? null : tokenActor(processDb(), token, new Date());
+}

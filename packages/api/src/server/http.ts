@@ -60,7 +60,7 @@ export async function handlePreemptionsCsv(
 
 export { type AuthProviders, authProviders } from "../auth/handler.ts";
 export { handleAuthRequest, processAuth, processAuthSettings } from "../auth/process.ts";
-export { resolveActor } from "../auth/resolve.ts";
+export { resolveActor, resolveTokenActor } from "../auth/resolve.ts";
 export { preemptionsCsvResponse } from "../preemptions/http.ts";
 export { createTrpcEdge, type EdgeOptions } from "./edge.ts";
 export { processChanges, processReads, processServices } from "./gateway.ts";

@@ -75,6 +75,17 @@ export const VARIABLES = {
     shown: "`3000`",
     meaning: "the console's HTTP port",
   }),
+  PELOTON_GRPC_PORT: variable({
+    schema: z
+      .string()
+      .regex(/^\d+$/, "must be a port number (0-65535)")
+      .transform(Number)
+      .refine((n) => n <= 65535, "must be a port number (0-65535)")
+      .default(5397),
+    shown: "`5397`",
+    meaning:
+      "Peloton's gRPC API (`packages/peloton-api`), on `HOST`; `0`: any free port (logged at start)",
+  }),
   PELOTON_DATA_DIR: variable({
     schema: text(),
     shown: "`.data/postgres`",

@@ -84,6 +84,8 @@ export function startLauncher(
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
+    // Two launchers at a time (and a developer's console) never share Peloton's gRPC port.
+    PELOTON_GRPC_PORT: "0",
     PELOTON_DATA_DIR: dirs.dataDir,
     PELOTON_SIM_DIR: dirs.simDir,
     PELOTON_SIM_FAST: "1",

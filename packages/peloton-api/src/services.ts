@@ -1,0 +1,67 @@
+/**
+ * The one table both transports serve: v0's JobManager, TaskManager and
+ * ResourceManager, and every other Peloton service of our protos with each
+ * method answering UNIMPLEMENTED, saying what this scheduler does not offer
+ * through Peloton's API yet.
+ */
+import type { DescService } from "@bufbuild/protobuf";
+import { Registry, type ServiceEntry, serve } from "./calls/registry.ts";
+import { HostService as HostServiceV0 } from "./generated/peloton/api/v0/host/svc/host_svc_pb.ts";
+import { JobService as JobServiceV0 } from "./generated/peloton/api/v0/job/svc/job_svc_pb.ts";
+import { ResourcePoolService as ResourcePoolServiceV0 } from "./generated/peloton/api/v0/respool/svc/respool_svc_pb.ts";
+import { TaskService as TaskServiceV0 } from "./generated/peloton/api/v0/task/svc/task_svc_pb.ts";
+import { UpdateService } from "./generated/peloton/api/v0/update/svc/update_svc_pb.ts";
+import { VolumeService as VolumeServiceV0 } from "./generated/peloton/api/v0/volume/svc/volume_svc_pb.ts";
+import { AdminService } from "./generated/peloton/api/v1alpha/admin/svc/admin_svc_pb.ts";
+import { HostService } from "./generated/peloton/api/v1alpha/host/svc/host_svc_pb.ts";
+import { JobService } from "./generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
+import { PodService } from "./generated/peloton/api/v1alpha/pod/svc/pod_svc_pb.ts";
+import { ResourcePoolService } from "./generated/peloton/api/v1alpha/respool/svc/respool_svc_pb.ts";
+import { VolumeService } from "./generated/peloton/api/v1alpha/volume/svc/volume_svc_pb.ts";
+import { jobManager } from "./v0/job-manager.ts";
+import { resourceManager } from "./v0/resource-manager.ts";
+import { taskManager } from "./v0/task-manager.ts";
+import { watchService } from "./v1alpha/watch-service.ts";
+
+/** Served elsewhere in this API: what a client of a service not served yet can use instead. */
+const SERVED =
+  "v0 JobManager, TaskManager and ResourceManager are served (packages/peloton-api/README.md)";
+
+const notYet = (service: DescService, why: string): ServiceEntry =>
+  serve(service, {}, (m) => `${service.typeName}.${m.name}: ${why}; ${SERVED}`);
+
+export const SERVICES: readonly ServiceEntry[] = [
+  jobManager,
+  taskManager,
+  resourceManager,
+  notYet(UpdateService, "rolling updates are not served through Peloton's API yet"),
+  notYet(JobServiceV0, "the v0 job.svc.JobService is not served yet"),
+  notYet(TaskServiceV0, "the v0 task.svc.TaskService is not served yet"),
+  notYet(ResourcePoolServiceV0, "the v0 respool.svc.ResourcePoolService is not served yet"),
+  notYet(
+    HostServiceV0,
+    "host maintenance is not served through Peloton's API yet (`peloton host` does it)",
+  ),
+  notYet(
+    VolumeServiceV0,
+    "volumes are not served through Peloton's API yet (`peloton volume` lists them)",
+  ),
+  notYet(JobService, "v1alpha stateless jobs are not served yet"),
+  notYet(PodService, "v1alpha pods are not served yet"),
+  notYet(ResourcePoolService, "the v1alpha resource pool service is not served yet"),
+  notYet(HostService, "the v1alpha host service is not served yet"),
+  notYet(VolumeService, "the v1alpha volume service is not served yet"),
+  watchService,
+  notYet(
+    AdminService,
+    "administration (lock/unlock components) has no equivalent in this scheduler",
+  ),
+];
+
+let registry: Registry | undefined;
+
+/** The process's table of methods (built once). */
+export function pelotonRegistry(): Registry {
+  registry ??= new Registry(SERVICES);
+  return registry;
+}

@@ -1,0 +1,73 @@
+/** Our jobs as Peloton's JobInfo and JobSummary. */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { AppRouter, inferRouterOutputs } from "@peloton/api";
+import { JOB_STATES, type JobState as OurJobState } from "@peloton/engine";
+import {
+  JobConfigSchema,
+  type JobInfoSchema,
+  JobState,
+  type JobSummarySchema,
+  JobType,
+  type RuntimeInfoSchema,
+  SlaConfigSchema,
+} from "../generated/peloton/api/v0/job/job_pb.ts";
+import { pelotonMessage, timeText } from "./config.ts";
+
+type Outputs = inferRouterOutputs<AppRouter>;
+type JobDetail = Outputs["jobs"]["get"];
+type JobListed = Outputs["jobs"]["list"]["items"][number];
+
+export function jobStateOf(name: string): JobState {
+  return JobState[name as keyof typeof JobState] ?? JobState.UNKNOWN;
+}
+
+/** Peloton's job states as ours (the same names and numbers); ones we never use match no job. */
+export function jobStateNames(states: readonly JobState[]): OurJobState[] {
+  return states
+    .map((s) => JobState[s])
+    .filter((n): n is OurJobState => (JOB_STATES as readonly string[]).includes(n));
+}
+
+function runtime(job: JobListed): MessageInitShape<typeof RuntimeInfoSchema> {
+  return {
+    state: jobStateOf(job.state),
+    goalState: jobStateOf(job.goalState),
+    creationTime: timeText(job.createdAt),
+    completionTime: timeText(job.completedAt),
+    taskStats: Object.fromEntries(Object.entries(job.taskStats).map(([k, v]) => [k, v ?? 0])),
+    configurationVersion: BigInt(job.configVersion),
+    revision: {
+      version: BigInt(job.version),
+      createdAt: BigInt(job.createdAt.getTime()),
+      updatedAt: BigInt(job.updatedAt.getTime()),
+      updatedBy: job.submittedBy,
+    },
+  };
+}
+
+export function jobInfo(job: JobDetail): MessageInitShape<typeof JobInfoSchema> {
+  return {
+    id: { value: job.id },
+    config: pelotonMessage(JobConfigSchema, job.config),
+    runtime: runtime(job),
+  };
+}
+
+export function jobSummary(job: JobListed): MessageInitShape<typeof JobSummarySchema> {
+  return {
+    id: { value: job.id },
+    name: job.name,
+    type: JobType[job.type as keyof typeof JobType] ?? JobType.BATCH,
+    owner: job.owner,
+    owningTeam: job.owningTeam,
+    labels: job.labels,
+    instanceCount: job.instanceCount,
+    respoolID: { value: job.poolPath },
+    runtime: runtime(job),
+    sla: pelotonMessage(SlaConfigSchema, {
+      priority: job.priority,
+      preemptible: job.preemptible,
+      revocable: job.revocable,
+    }),
+  };
+}

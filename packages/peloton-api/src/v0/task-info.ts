@@ -1,0 +1,52 @@
+/** Our tasks as Peloton's TaskInfo. */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { AppRouter, inferRouterOutputs } from "@peloton/api";
+import { type JobConfig, taskConfigFor } from "@peloton/engine";
+import {
+  HealthState,
+  type RuntimeInfoSchema,
+  TaskConfigSchema,
+  type TaskInfoSchema,
+  TaskState,
+} from "../generated/peloton/api/v0/task/task_pb.ts";
+import { pelotonMessage, timeText } from "./config.ts";
+
+type Outputs = inferRouterOutputs<AppRouter>;
+export type TaskListed = Outputs["tasks"]["list"]["items"][number];
+
+export function taskStateOf(name: string): TaskState {
+  return TaskState[name as keyof typeof TaskState] ?? TaskState.UNKNOWN;
+}
+
+function runtime(task: TaskListed): MessageInitShape<typeof RuntimeInfoSchema> {
+  return {
+    state: taskStateOf(task.state),
+    goalState: taskStateOf(task.goalState),
+    ...(task.clusterTaskId ? { mesosTaskId: { value: task.clusterTaskId } } : {}),
+    startTime: timeText(task.startedAt),
+    completionTime: timeText(task.finishedAt),
+    host: task.hostname ?? "",
+    ports: task.ports,
+    message: task.message ?? "",
+    reason: task.reason ?? "",
+    failureCount: task.failureCount,
+    healthy: HealthState[task.health as keyof typeof HealthState] ?? HealthState.INVALID,
+    revision: {
+      createdAt: BigInt(task.createdAt.getTime()),
+      updatedAt: BigInt(task.updatedAt.getTime()),
+    },
+  };
+}
+
+/** One instance with its task config (the job's default with the instance's overrides). */
+export function taskInfo(
+  task: TaskListed,
+  config: unknown,
+): MessageInitShape<typeof TaskInfoSchema> {
+  return {
+    instanceId: task.instanceId,
+    jobId: { value: task.jobId },
+    config: pelotonMessage(TaskConfigSchema, taskConfigFor(config as JobConfig, task.instanceId)),
+    runtime: runtime(task),
+  };
+}
