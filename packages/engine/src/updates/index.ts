@@ -6,6 +6,7 @@ export {
   instanceProgress,
   type UpdateInstanceFacts,
   type UpdateRole,
+  type UpdateWatch,
 } from "./instance-progress.ts";
 export {
   planUpdateStep,

@@ -19,6 +19,18 @@ export interface UpdateInstanceFacts {
   health: HealthState | null;
   /** Failures since the instance was moved to this version (reset when moved). */
   failureCount: number;
+  /** When the current run started running (null: it has not). */
+  startedAt: Date | null;
+}
+
+/**
+ * How long a run without a health check must have been RUNNING to count as
+ * done (Aurora's watch_secs): a new version that exits at once is seen failing
+ * instead of being counted done in the moment it was RUNNING.
+ */
+export interface UpdateWatch {
+  now: Date;
+  watchMs: number;
 }
 
 /** What the update does to the instance: run it on the target, or stop it (removed). */
@@ -31,6 +43,7 @@ export function instanceProgress(
   role: UpdateRole,
   target: number,
   maxInstanceAttempts: number,
+  watch: UpdateWatch = { now: new Date(0), watchMs: 0 },
 ): InstanceProgress {
   if (role === "remove")
     return !facts?.exists || isTerminalTaskState(facts.state) ? "DONE" : "MOVING";
@@ -42,7 +55,10 @@ export function instanceProgress(
   if (facts.goalState === "KILLED" || facts.goalState === "DELETED")
     return isTerminalTaskState(facts.state) ? "DONE" : "MOVING";
   if (facts.state !== "RUNNING") return "MOVING";
-  // With a health check, only a HEALTHY run counts (DISABLED: it has none).
-  // (null: no health recorded for the run, as for one without a check).
-  return facts.health === "HEALTH_UNKNOWN" || facts.health === "UNHEALTHY" ? "MOVING" : "DONE";
+  // With a health check, only a HEALTHY run counts.
+  if (facts.health === "HEALTHY") return "DONE";
+  if (facts.health === "HEALTH_UNKNOWN" || facts.health === "UNHEALTHY") return "MOVING";
+  // Without one (DISABLED, or none recorded): RUNNING for the watch period.
+  const since = facts.startedAt?.getTime() ?? watch.now.getTime();
+  return watch.now.getTime() - since >= watch.watchMs ? "DONE" : "MOVING";
 }

@@ -10,7 +10,11 @@
  * ever moving at once.
  */
 import type { UpdateState } from "../vocabulary/job-states.ts";
-import { instanceProgress, type UpdateInstanceFacts } from "./instance-progress.ts";
+import {
+  instanceProgress,
+  type UpdateInstanceFacts,
+  type UpdateWatch,
+} from "./instance-progress.ts";
 import { effectiveBatchSize, type UpdateOptions } from "./vocabulary.ts";
 
 export interface UpdatePlanInput {
@@ -29,6 +33,8 @@ export interface UpdatePlanInput {
   facts: ReadonlyMap<number, UpdateInstanceFacts>;
   /** What batchPercentage is of: the larger of the job's instance counts before and after. */
   instanceCount: number;
+  /** Now, and how long a run without a health check must be RUNNING to count as done. */
+  watch: UpdateWatch;
 }
 
 export type UpdateStepReason =
@@ -85,6 +91,7 @@ export function planUpdateStep(input: UpdatePlanInput): UpdatePlan {
       removedSet.has(i) ? "remove" : "run",
       input.target,
       input.options.maxInstanceAttempts,
+      input.watch,
     );
     if (progress === "DONE") done.add(i);
     else if (progress === "FAILED") failed.add(i);

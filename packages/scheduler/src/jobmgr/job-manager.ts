@@ -28,7 +28,7 @@ export interface JobManagerTuning {
   statusSummaryMs?: number;
   goalState?: Partial<Pick<GoalStateLoopOptions, "periodMs" | "fullScanMs" | "clusterTimeoutMs">>;
   /** The update workflow's period and step reports. */
-  updates?: Pick<UpdateLoopOptions, "periodMs" | "onStep">;
+  updates?: Pick<UpdateLoopOptions, "periodMs" | "watchMs" | "onStep">;
 }
 
 export interface JobManagerOptions extends JobManagerTuning {

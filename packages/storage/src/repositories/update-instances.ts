@@ -21,6 +21,7 @@ export interface UpdateInstanceRow {
   health: HealthState | null;
   failureCount: number;
   hostname: string | null;
+  startedAt: Date | null;
 }
 
 /** A moved instance's resources at its new version (the row carries them for admission). */
@@ -46,7 +47,7 @@ export function updateInstancesRepository(db: DbOrTx) {
                t.desired_run AS "desiredRun", t.config_version AS "configVersion",
                t.desired_config_version AS "desiredConfigVersion",
                CASE WHEN t.health_run_id = t.run_id THEN t.health::text END AS health,
-               t.failure_count AS "failureCount", t.hostname
+               t.failure_count AS "failureCount", t.hostname, t.started_at AS "startedAt"
         FROM tasks t
         WHERE t.job_id = ${jobId}::uuid AND t.instance_id = ANY(${[...instances]}::int[])`;
     },

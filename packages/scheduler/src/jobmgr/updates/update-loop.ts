@@ -22,8 +22,10 @@ export interface UpdateStepReport {
 export interface UpdateLoopOptions {
   gateway: StorageGateway;
   log: Logger;
-  /** Default 1 s. */
+  /** Default 500 ms. */
   periodMs?: number;
+  /** How long a run without a health check must be RUNNING to count as done. Default 1 s. */
+  watchMs?: number;
   /** Told about every step that changed something (benchmarks measure the workflow's cost). */
   onStep?: (report: UpdateStepReport) => void;
 }
@@ -35,7 +37,7 @@ export class UpdateLoop implements SchedulerLoop {
   constructor(private readonly opts: UpdateLoopOptions) {
     this.loop = new PeriodicLoop({
       name: this.name,
-      periodMs: opts.periodMs ?? 1_000,
+      periodMs: opts.periodMs ?? 500,
       log: opts.log,
       tick: () => this.tick(),
     });
@@ -60,7 +62,11 @@ export class UpdateLoop implements SchedulerLoop {
       const started = performance.now();
       let outcome: StepOutcome;
       try {
-        outcome = await stepUpdate(this.opts.gateway, u.id);
+        outcome = await stepUpdate(
+          this.opts.gateway,
+          u.id,
+          this.opts.watchMs !== undefined ? { watchMs: this.opts.watchMs } : {},
+        );
       } catch (err) {
         this.opts.log.error({ err, updateId: u.id }, "update step failed");
         continue;

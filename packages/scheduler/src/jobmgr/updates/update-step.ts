@@ -12,6 +12,7 @@ import {
   type JobConfig,
   planUpdateStep,
   type UpdateInstanceFacts,
+  type UpdateWatch,
 } from "@peloton/engine";
 import type { JobUpdateRecord, Repositories, StorageGateway } from "@peloton/storage";
 import { startInstances } from "./instance-moves.ts";
@@ -20,15 +21,29 @@ import { startRollback } from "./start-rollback.ts";
 
 export type StepOutcome = "idle" | "progressed" | "finished" | "gone";
 
-export async function stepUpdate(gateway: StorageGateway, updateId: string): Promise<StepOutcome> {
+/** How long a run without a health check must be RUNNING before it counts as done. */
+export const DEFAULT_UPDATE_WATCH_MS = 1_000;
+
+export async function stepUpdate(
+  gateway: StorageGateway,
+  updateId: string,
+  opts: { now?: Date; watchMs?: number } = {},
+): Promise<StepOutcome> {
   return gateway.transaction(async (tx) => {
     const update = await tx.updates.get(updateId);
     if (update === null) return "gone";
-    return stepIn(tx, update);
+    return stepIn(tx, update, {
+      now: opts.now ?? new Date(),
+      watchMs: opts.watchMs ?? DEFAULT_UPDATE_WATCH_MS,
+    });
   });
 }
 
-async function stepIn(tx: Repositories, update: JobUpdateRecord): Promise<StepOutcome> {
+async function stepIn(
+  tx: Repositories,
+  update: JobUpdateRecord,
+  watch: UpdateWatch,
+): Promise<StepOutcome> {
   const backward = update.state === "ROLLING_BACKWARD";
   const target = backward ? update.fromConfigVersion : update.toConfigVersion;
   const rows = await tx.updateInstances.rows(update.jobId, update.instancesCurrent);
@@ -47,6 +62,7 @@ async function stepIn(tx: Repositories, update: JobUpdateRecord): Promise<StepOu
     current: update.instancesCurrent,
     facts,
     instanceCount: Math.max(update.fromInstanceCount, update.toInstanceCount),
+    watch,
   });
   if (!plan.changed) return "idle";
   const total =
