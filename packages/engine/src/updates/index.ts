@@ -7,6 +7,7 @@ export {
   type UpdateInstanceFacts,
   type UpdateRole,
   type UpdateWatch,
+  watchEndsAt,
 } from "./instance-progress.ts";
 export {
   planUpdateStep,

@@ -62,3 +62,20 @@ export function instanceProgress(
   const since = facts.startedAt?.getTime() ?? watch.now.getTime();
   return watch.now.getTime() - since >= watch.watchMs ? "DONE" : "MOVING";
 }
+
+/**
+ * When an instance still in its watch period counts as done (its run started
+ * plus the watch), so the workflow can look again right then; null when it
+ * is not waiting on the watch.
+ */
+export function watchEndsAt(
+  facts: UpdateInstanceFacts | undefined,
+  target: number,
+  watch: UpdateWatch,
+): Date | null {
+  if (!facts?.exists || facts.state !== "RUNNING" || facts.startedAt === null) return null;
+  if (facts.configVersion !== target || facts.runId < facts.desiredRun) return null;
+  if (facts.health !== null && facts.health !== "DISABLED") return null;
+  const at = facts.startedAt.getTime() + watch.watchMs;
+  return at > watch.now.getTime() ? new Date(at) : null;
+}

@@ -13,6 +13,7 @@ import type { UpdateState } from "../vocabulary/job-states.ts";
 import {
   instanceProgress,
   type UpdateInstanceFacts,
+  watchEndsAt,
   type UpdateWatch,
 } from "./instance-progress.ts";
 import { effectiveBatchSize, type UpdateOptions } from "./vocabulary.ts";
@@ -58,6 +59,8 @@ export interface UpdatePlan {
   current: number[];
   /** Anything to write (sets or state moved). */
   changed: boolean;
+  /** The first time an instance in flight leaves its watch period: look again then. */
+  recheckAt: Date | null;
 }
 
 const FINISHED_FORWARD: UpdateState = "SUCCEEDED";
@@ -72,6 +75,7 @@ export function planUpdateStep(input: UpdatePlanInput): UpdatePlan {
     failed: [...input.failed],
     current: [...input.current],
     changed: false,
+    recheckAt: null,
   });
   if (input.state === "PAUSED") return same("PAUSED");
   if (!["INITIALIZED", "ROLLING_FORWARD", "ROLLING_BACKWARD"].includes(input.state))
@@ -111,6 +115,7 @@ export function planUpdateStep(input: UpdatePlanInput): UpdatePlan {
       failed: sorted(failed),
       current: inFlight,
       changed: true,
+      recheckAt: null,
     };
   }
 
@@ -142,6 +147,7 @@ export function planUpdateStep(input: UpdatePlanInput): UpdatePlan {
       failed: sorted(failed),
       current: [],
       changed: true,
+      recheckAt: null,
     };
   const next: UpdateState = input.state === "INITIALIZED" ? "ROLLING_FORWARD" : input.state;
   return {
@@ -159,7 +165,14 @@ export function planUpdateStep(input: UpdatePlanInput): UpdatePlan {
     failed: sorted(failed),
     current,
     changed: moved || started > 0,
+    recheckAt: earliest(inFlight.map((i) => watchEndsAt(input.facts.get(i), input.target, input.watch))),
   };
+}
+
+function earliest(times: readonly (Date | null)[]): Date | null {
+  let min: Date | null = null;
+  for (const t of times) if (t !== null && (min === null || t < min)) min = t;
+  return min;
 }
 
 function sorted(set: ReadonlySet<number>): number[] {

@@ -33,6 +33,7 @@ export interface UpdateLoopOptions {
 export class UpdateLoop implements SchedulerLoop {
   readonly name = "update-workflow";
   private readonly loop: PeriodicLoop;
+  private wakeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: UpdateLoopOptions) {
     this.loop = new PeriodicLoop({
@@ -48,6 +49,7 @@ export class UpdateLoop implements SchedulerLoop {
   }
 
   stop(): Promise<void> {
+    clearTimeout(this.wakeTimer);
     return this.loop.stop();
   }
 
@@ -57,16 +59,19 @@ export class UpdateLoop implements SchedulerLoop {
 
   private async tick(): Promise<void> {
     const running = await this.opts.gateway.updates.running();
+    let wake: Date | null = null;
     for (const u of running) {
       const cpu = process.cpuUsage();
       const started = performance.now();
       let outcome: StepOutcome;
       try {
-        outcome = await stepUpdate(
+        const step = await stepUpdate(
           this.opts.gateway,
           u.id,
           this.opts.watchMs !== undefined ? { watchMs: this.opts.watchMs } : {},
         );
+        outcome = step.outcome;
+        if (step.recheckAt && (wake === null || step.recheckAt < wake)) wake = step.recheckAt;
       } catch (err) {
         this.opts.log.error({ err, updateId: u.id }, "update step failed");
         continue;
@@ -84,5 +89,9 @@ export class UpdateLoop implements SchedulerLoop {
       // Started instances or a new state: the next step may follow at once (a rollback's first batch).
       if (outcome === "progressed") this.loop.kick();
     }
+    // An instance leaving its watch period is done then: look again at that moment, not a period later.
+    clearTimeout(this.wakeTimer);
+    if (wake !== null)
+      this.wakeTimer = setTimeout(() => this.kick(), Math.max(0, wake.getTime() - Date.now()));
   }
 }

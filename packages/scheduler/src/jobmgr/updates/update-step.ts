@@ -21,6 +21,12 @@ import { startRollback } from "./start-rollback.ts";
 
 export type StepOutcome = "idle" | "progressed" | "finished" | "gone";
 
+export interface StepResult {
+  outcome: StepOutcome;
+  /** When an instance in flight leaves its watch period: step again then. */
+  recheckAt: Date | null;
+}
+
 /** How long a run without a health check must be RUNNING before it counts as done. */
 export const DEFAULT_UPDATE_WATCH_MS = 1_000;
 
@@ -28,21 +34,28 @@ export async function stepUpdate(
   gateway: StorageGateway,
   updateId: string,
   opts: { now?: Date; watchMs?: number } = {},
-): Promise<StepOutcome> {
-  return gateway.transaction(async (tx) => {
+): Promise<StepResult> {
+  let recheckAt: Date | null = null;
+  const outcome = await gateway.transaction(async (tx): Promise<StepOutcome> => {
     const update = await tx.updates.get(updateId);
     if (update === null) return "gone";
-    return stepIn(tx, update, {
-      now: opts.now ?? new Date(),
-      watchMs: opts.watchMs ?? DEFAULT_UPDATE_WATCH_MS,
-    });
+    return stepIn(
+      tx,
+      update,
+      { now: opts.now ?? new Date(), watchMs: opts.watchMs ?? DEFAULT_UPDATE_WATCH_MS },
+      (at) => {
+        recheckAt = at;
+      },
+    );
   });
+  return { outcome, recheckAt };
 }
 
 async function stepIn(
   tx: Repositories,
   update: JobUpdateRecord,
   watch: UpdateWatch,
+  recheck: (at: Date | null) => void,
 ): Promise<StepOutcome> {
   const backward = update.state === "ROLLING_BACKWARD";
   const target = backward ? update.fromConfigVersion : update.toConfigVersion;
@@ -64,6 +77,7 @@ async function stepIn(
     instanceCount: Math.max(update.fromInstanceCount, update.toInstanceCount),
     watch,
   });
+  recheck(plan.recheckAt);
   if (!plan.changed) return "idle";
   const total =
     update.instancesAdded.length + update.instancesUpdated.length + update.instancesRemoved.length;
