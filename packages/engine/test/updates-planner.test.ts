@@ -84,6 +84,7 @@ describe("instanceProgress", () => {
     ["kept stopped, its run ended", on(2, { state: "KILLED", goalState: "KILLED" }), "run", "DONE"],
     ["failed its attempts", on(2, { state: "FAILED", failureCount: 3 }), "run", "FAILED"],
     ["removed and killed", on(1, { state: "KILLED", goalState: "DELETED" }), "remove", "DONE"],
+    ["removed and deleted", on(1, { state: "DELETED", goalState: "DELETED" }), "remove", "DONE"],
     ["removed and still running", on(1, { goalState: "DELETED" }), "remove", "MOVING"],
     ["removed and gone", undefined, "remove", "DONE"],
     ["added, no row yet", undefined, "run", "MOVING"],

@@ -14,8 +14,15 @@ import {
 } from "@peloton/test-support/scheduler/system.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { createUpdate } from "../src/jobmgr/updates/create-update.ts";
 import { actOnUpdate } from "../src/jobmgr/updates/update-actions.ts";
-import { instanceVersions, serviceConfig, startUpdate, updateOf } from "./support/updates.ts";
+import {
+  instanceVersions,
+  serviceConfig,
+  startUpdate,
+  UPDATE_DEFAULTS,
+  updateOf,
+} from "./support/updates.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -169,5 +176,58 @@ describe("updates on mesos-sim", () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(seenDone.size).toBe(3);
+  }, 120_000);
+
+  it("grows and shrinks in one update: added instances run the new version, removed ones stop", async () => {
+    const { jobId, sim } = await runningService(4);
+    const grow = await startUpdate(gateway, jobId, serviceConfig(6, "sleep 603"), { batchSize: 2 });
+    await expect
+      .poll(async () => (await updateOf(gateway, grow)).state, { timeout: 60_000, interval: 200 })
+      .toBe("SUCCEEDED");
+    expect((await gateway.jobs.get(jobId))?.instanceCount).toBe(6);
+    expect((await instanceVersions(jobId)).map((r) => [r.config_version, r.state])).toEqual(
+      Array(6).fill([2, "RUNNING"]),
+    );
+
+    const shrink = await startUpdate(gateway, jobId, serviceConfig(3, "sleep 603"), {
+      batchSize: 2,
+    });
+    await expect
+      .poll(async () => (await updateOf(gateway, shrink)).state, { timeout: 60_000, interval: 200 })
+      .toBe("SUCCEEDED");
+    expect((await gateway.jobs.get(jobId))?.instanceCount).toBe(3);
+    const rows = await instanceVersions(jobId);
+    expect(rows.slice(0, 3).map((r) => [r.config_version, r.state])).toEqual(
+      Array(3).fill([3, "RUNNING"]),
+    );
+    expect(rows.slice(3).map((r) => r.state)).toEqual(["DELETED", "DELETED", "DELETED"]);
+    // Unchanged kept instances were moved without a restart: still one run each on the master.
+    expect([...liveRunsPerInstance(sim, jobId).entries()].sort()).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ]);
+  }, 120_000);
+
+  it("a rolling restart (kind RESTART) replaces every run in batches, not as failures", async () => {
+    const { jobId } = await runningService(4);
+    const result = await createUpdate(gateway, {
+      jobId,
+      kind: "RESTART",
+      options: { ...UPDATE_DEFAULTS, batchSize: 2 },
+      acting: TESTER,
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    await expect
+      .poll(async () => (await updateOf(gateway, result.update.id)).state, {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBe("SUCCEEDED");
+    const tasks = await gateway.taskReads.list({ jobId, limit: 10 });
+    expect(tasks.items.map((t) => [t.runId, t.state, t.failureCount])).toEqual(
+      Array(4).fill([2, "RUNNING", 0]),
+    );
   }, 120_000);
 });

@@ -4,7 +4,7 @@
  */
 import type { HealthState } from "../vocabulary/health-states.ts";
 import type { GoalState, TaskState } from "../vocabulary/task-states.ts";
-import { isTerminalTaskState } from "../vocabulary/task-states.ts";
+import { isFinishedTaskState } from "../vocabulary/task-states.ts";
 
 /** An instance's row as the planner reads it; `exists: false` for an instance with no task row. */
 export interface UpdateInstanceFacts {
@@ -46,14 +46,14 @@ export function instanceProgress(
   watch: UpdateWatch = { now: new Date(0), watchMs: 0 },
 ): InstanceProgress {
   if (role === "remove")
-    return !facts?.exists || isTerminalTaskState(facts.state) ? "DONE" : "MOVING";
+    return !facts?.exists || isFinishedTaskState(facts.state) ? "DONE" : "MOVING";
   if (!facts?.exists) return "MOVING";
   const onTarget = facts.configVersion === target && facts.desiredConfigVersion === target;
   if (!onTarget || facts.runId < facts.desiredRun) return "MOVING";
   if (maxInstanceAttempts > 0 && facts.failureCount >= maxInstanceAttempts) return "FAILED";
   // An instance meant to stay stopped is done once its run ended.
   if (facts.goalState === "KILLED" || facts.goalState === "DELETED")
-    return isTerminalTaskState(facts.state) ? "DONE" : "MOVING";
+    return isFinishedTaskState(facts.state) ? "DONE" : "MOVING";
   if (facts.state !== "RUNNING") return "MOVING";
   // With a health check, only a HEALTHY run counts.
   if (facts.health === "HEALTHY") return "DONE";

@@ -13,8 +13,8 @@ import type { UpdateState } from "../vocabulary/job-states.ts";
 import {
   instanceProgress,
   type UpdateInstanceFacts,
-  watchEndsAt,
   type UpdateWatch,
+  watchEndsAt,
 } from "./instance-progress.ts";
 import { effectiveBatchSize, type UpdateOptions } from "./vocabulary.ts";
 
@@ -165,7 +165,9 @@ export function planUpdateStep(input: UpdatePlanInput): UpdatePlan {
     failed: sorted(failed),
     current,
     changed: moved || started > 0,
-    recheckAt: earliest(inFlight.map((i) => watchEndsAt(input.facts.get(i), input.target, input.watch))),
+    recheckAt: earliest(
+      inFlight.map((i) => watchEndsAt(input.facts.get(i), input.target, input.watch)),
+    ),
   };
 }
 

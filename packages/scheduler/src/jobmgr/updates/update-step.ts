@@ -57,6 +57,25 @@ async function stepIn(
   watch: UpdateWatch,
   recheck: (at: Date | null) => void,
 ): Promise<StepOutcome> {
+  const job = await tx.jobs.get(update.jobId);
+  if (job === null || job.goalState === "DELETED") {
+    // Nothing to move any more: the job is going away.
+    const aborted = await tx.updates.write(update.id, update.version, {
+      state: "ABORTED",
+      previousState: update.state,
+      instancesCurrent: [],
+      completedAt: new Date(),
+      message: "aborted: the job is being deleted",
+    });
+    if (aborted)
+      await recordUpdateChange(tx, aborted, {
+        before: update.state,
+        message: aborted.message ?? "aborted",
+        acting: WORKFLOW_ACTING,
+        action: "update.aborted",
+      });
+    return "finished";
+  }
   const backward = update.state === "ROLLING_BACKWARD";
   const target = backward ? update.fromConfigVersion : update.toConfigVersion;
   const rows = await tx.updateInstances.rows(update.jobId, update.instancesCurrent);
@@ -128,9 +147,9 @@ async function stepIn(
   if (finished && update.kind === "UPDATE") {
     // The job's instance count is the version's it ended on.
     const count = plan.state === "ROLLED_BACK" ? update.fromInstanceCount : update.toInstanceCount;
-    const job = await tx.jobs.get(update.jobId);
-    if (job && job.instanceCount !== count)
-      await tx.jobs.writeIntent(update.jobId, job.version, { instanceCount: count });
+    const now = await tx.jobs.get(update.jobId);
+    if (now && now.instanceCount !== count)
+      await tx.jobs.writeIntent(update.jobId, now.version, { instanceCount: count });
   }
   if (started.length > 0) await tx.jobs.bumpIntent(update.jobId);
   // Progress alone (an instance done) is not worth a history row; a new batch or state is.
