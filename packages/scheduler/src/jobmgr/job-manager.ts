@@ -89,7 +89,12 @@ export class JobManager {
       log,
       ...opts.goalState,
     });
-    this.updates = new UpdateLoop({ gateway, log, ...opts.updates });
+    this.updates = new UpdateLoop({
+      gateway,
+      log,
+      onMoved: (jobId) => this.goalStates.noteJobs([jobId]),
+      ...opts.updates,
+    });
   }
 
   /** The host manager's status handler. */

@@ -28,6 +28,8 @@ export interface UpdateLoopOptions {
   watchMs?: number;
   /** Told about every step that changed something (benchmarks measure the workflow's cost). */
   onStep?: (report: UpdateStepReport) => void;
+  /** A step moved the job's instances: the job manager drives them now, not on the announcement. */
+  onMoved?: (jobId: string) => void;
 }
 
 export class UpdateLoop implements SchedulerLoop {
@@ -87,7 +89,10 @@ export class UpdateLoop implements SchedulerLoop {
       this.opts.log.debug(report, "update step");
       this.opts.onStep?.(report);
       // Started instances or a new state: the next step may follow at once (a rollback's first batch).
-      if (outcome === "progressed") this.loop.kick();
+      if (outcome === "progressed") {
+        this.opts.onMoved?.(u.jobId);
+        this.loop.kick();
+      }
     }
     // An instance leaving its watch period is done then: look again at that moment, not a period later.
     clearTimeout(this.wakeTimer);
