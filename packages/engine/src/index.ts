@@ -429,7 +429,18 @@ export {
   CAPACITY_HOST_STATES,
   HOST_STATES,
   type HostState,
+  MAINTENANCE_HOST_STATES,
 } from "./vocabulary/host-states.ts";
+export {
+  describeEvictedRun,
+  describeEvictionKill,
+  describeEvictionWait,
+  type EvictionCandidate,
+  type EvictionPlan,
+  type EvictionWait,
+  HOST_MAINTENANCE_REASON,
+  planEvictions,
+} from "./maintenance/evictions.ts";
 export {
   isTerminalJobState,
   JOB_STATE_NUMBERS,

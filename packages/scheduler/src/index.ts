@@ -35,7 +35,7 @@ export {
   clusterLogs,
   DEFAULT_CLUSTER_KIND,
 } from "./hostmgr/clusters.ts";
-export { drainLoop } from "./hostmgr/drain-loop.ts";
+export { maintenanceLoop } from "./hostmgr/maintenance-loop.ts";
 export {
   actOnHost,
   type HostAction,

@@ -22,6 +22,7 @@ const row = (over: Partial<TaskRunRow> = {}): TaskRunRow => ({
   notBefore: null,
   updatedAt: AT,
   restartRequestedBy: null,
+  restartReason: null,
   ...over,
 });
 const update = (healthy: boolean | null): TaskStatusUpdate => ({

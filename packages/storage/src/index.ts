@@ -64,9 +64,17 @@ export {
   type HostRecord,
   type HostShapeRecord,
   type HostSortKey,
-  type HostStateChange,
   type HostUpsert,
 } from "./repositories/hosts.ts";
+export type {
+  EvictionCandidateRow,
+  HostTaskRecord,
+  MaintenanceActor,
+  MaintenanceEventKind,
+  MaintenanceEventRecord,
+  MaintenanceRequestResult,
+  MaintenanceWork,
+} from "./repositories/host-maintenance.ts";
 export {
   type ApiTokenRecord,
   CREDENTIAL_PROVIDER,

@@ -28,7 +28,8 @@ export interface PoolFacts {
 
 export type JobVerb = "stop" | "start" | "restart" | "delete" | "scale";
 export type TaskVerb = "stop" | "start" | "restart";
-export type HostVerb = "drain" | "up";
+/** Host maintenance (Peloton's StartMaintenance / CompleteMaintenance); the audit action is `host.<verb>`. */
+export type HostVerb = "startMaintenance" | "completeMaintenance";
 
 /** Everything that changes state, with the facts each decision needs. */
 export type AccessRequest =
@@ -97,7 +98,10 @@ const JOB_VERBS: Record<JobVerb, string> = {
   delete: "delete jobs",
   scale: "scale jobs",
 };
-const HOST_VERBS: Record<HostVerb, string> = { drain: "drain", up: "bring up" };
+const HOST_VERBS: Record<HostVerb, string> = {
+  "startMaintenance": "start maintenance on",
+  "completeMaintenance": "complete maintenance on",
+};
 const TASK_VERBS: Record<TaskVerb, string> = {
   stop: "stop tasks",
   start: "start tasks",

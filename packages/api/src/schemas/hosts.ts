@@ -49,8 +49,17 @@ export const hostListInput = z.object({
 });
 export type HostListInput = z.input<typeof hostListInput>;
 
+/** `hosts.startMaintenance` / `hosts.completeMaintenance` (Peloton's StartMaintenanceRequest). */
 export const hostActionInput = z.object({
   hostname: hostnameSchema,
-  /** Why, for the audit log and the host's state reason. */
+  /** Why (the CLI's -r): kept in the host's maintenance history, its state reason and the audit log. */
   reason: boundedText(MAX_VALUE_LENGTH, { trim: true }).default(""),
+});
+export type HostActionInput = z.input<typeof hostActionInput>;
+
+/** A host's own reads: its tasks and its maintenance history, page by page. */
+export const hostPageInput = z.object({
+  hostname: hostnameSchema,
+  limit: z.number().int().min(1).max(500).default(100),
+  cursor: opaqueCursorSchema.nullish(),
 });

@@ -8,6 +8,7 @@
  * counts as a failure (run-end.ts: a run ended while KILLING was asked for).
  */
 import type { TaskState } from "../vocabulary/task-states.ts";
+import { describeEvictedRun, HOST_MAINTENANCE_REASON } from "../maintenance/evictions.ts";
 import { DEADLINE_EXCEEDED_REASON } from "./max-running-time.ts";
 
 /** The reason of a run killed so that a new one can start (the goal-state decision's code). */
@@ -44,5 +45,8 @@ export function endOfKilledRun(
     return { reason: DEADLINE_EXCEEDED_REASON, message: null };
   if (currentReason === RESTART_REQUESTED_REASON)
     return { reason: RESTART_REQUESTED_REASON, message: describeRestartedRun(restartBy) };
+  // An eviction from a host going into maintenance is a restart the system asked for.
+  if (currentReason === HOST_MAINTENANCE_REASON)
+    return { reason: HOST_MAINTENANCE_REASON, message: describeEvictedRun(restartBy) };
   return { reason: reported, message: null };
 }
