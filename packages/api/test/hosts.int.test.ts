@@ -117,9 +117,7 @@ describe("hosts.startMaintenance and hosts.completeMaintenance", () => {
     const completed = await caller.hosts.completeMaintenance({ hostname: "node-00.test" });
     expect(completed).toMatchObject({ state: "DOWN", goalState: "UP" });
     const history = await caller.hosts.maintenanceHistory({ hostname: "node-00.test" });
-    expect(
-      history.items.map((e) => [e.kind, e.fromState, e.toState, e.actor, e.reason]),
-    ).toEqual([
+    expect(history.items.map((e) => [e.kind, e.fromState, e.toState, e.actor, e.reason])).toEqual([
       ["COMPLETE", "DOWN", null, "alice", "maintenance completed by alice"],
       ["STATE", "DRAINED", "DOWN", "system", "DOWN now"],
       ["STATE", "DRAINING", "DRAINED", "system", "DRAINED now"],
@@ -140,16 +138,17 @@ describe("hosts.startMaintenance and hosts.completeMaintenance", () => {
       caller.hosts.completeMaintenance({ hostname: "node-00.test" }),
     ).rejects.toMatchObject({
       code: "CONFLICT",
-      message: "cannot complete maintenance on host node-00.test: it is not in maintenance (it is UP)",
+      message:
+        "cannot complete maintenance on host node-00.test: it is not in maintenance (it is UP)",
     });
     await gateway.hosts.markAgentsLost([hosts[1]!.agentId], "lost");
-    await expect(
-      caller.hosts.startMaintenance({ hostname: "node-01.test" }),
-    ).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("it is LOST") });
+    await expect(caller.hosts.startMaintenance({ hostname: "node-01.test" })).rejects.toMatchObject(
+      { code: "CONFLICT", message: expect.stringContaining("it is LOST") },
+    );
     await caller.hosts.startMaintenance({ hostname: "node-00.test" });
-    await expect(
-      caller.hosts.startMaintenance({ hostname: "node-00.test" }),
-    ).rejects.toMatchObject({ message: expect.stringContaining("already in maintenance") });
+    await expect(caller.hosts.startMaintenance({ hostname: "node-00.test" })).rejects.toMatchObject(
+      { message: expect.stringContaining("already in maintenance") },
+    );
     await expect(caller.hosts.startMaintenance({ hostname: "nope" })).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: "host nope does not exist",

@@ -71,7 +71,9 @@ function expected(role: Role, membership: Membership, kind: AccessKind): string 
     case "task.act":
       return admin ? OK : operate(role, membership, "restart tasks");
     case "host.act":
-      return admin ? OK : "only admins and people granted host maintenance may start maintenance on hosts";
+      return admin
+        ? OK
+        : "only admins and people granted host maintenance may start maintenance on hosts";
     case "token.manage":
     case "token.list":
       return admin ? OK : "only admins may manage another person's tokens";
@@ -121,7 +123,11 @@ describe("decide: the cases beside the table", () => {
           outcome(actor(role, "no team", true), { kind: "host.act", verb, hostname: "node-01" }),
         ).toBe(OK);
     expect(
-      outcome(actor("OPERATOR", "own team"), { kind: "host.act", verb: "completeMaintenance", hostname: "n" }),
+      outcome(actor("OPERATOR", "own team"), {
+        kind: "host.act",
+        verb: "completeMaintenance",
+        hostname: "n",
+      }),
     ).toBe("only admins and people granted host maintenance may complete maintenance on hosts");
   });
 

@@ -113,7 +113,12 @@ afterAll(async () => {
 describe("the router walk", () => {
   it("finds the procedures (the walk itself works)", () => {
     expect(MUTATIONS.map((m) => m.path)).toEqual(
-      expect.arrayContaining(["pools.update", "jobs.stop", "tasks.restart", "hosts.startMaintenance"]),
+      expect.arrayContaining([
+        "pools.update",
+        "jobs.stop",
+        "tasks.restart",
+        "hosts.startMaintenance",
+      ]),
     );
     expect(READS.map((r) => r.path)).toEqual(expect.arrayContaining(["jobs.get", "audit.list"]));
   });

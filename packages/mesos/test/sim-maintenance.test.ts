@@ -56,9 +56,9 @@ describe("mesos-sim maintenance (v1 operator API)", () => {
     });
     expect((await getAgents(s.url)).map((a) => a.agent_info.hostname)).not.toContain(hostname);
     // While DOWN, the machine's agents may not register.
-    await expect(
-      s.addAgent({ hostname, resources: { cpus: 1, mem: 128 } }),
-    ).rejects.toThrow(/DOWN for maintenance/);
+    await expect(s.addAgent({ hostname, resources: { cpus: 1, mem: 128 } })).rejects.toThrow(
+      /DOWN for maintenance/,
+    );
     // A DOWN machine cannot leave the schedule.
     expect(await refusal(updateMaintenanceSchedule(s.url, { windows: [] }))).toMatchObject({
       status: 400,
@@ -114,14 +114,17 @@ describe("mesos-sim maintenance (v1 operator API)", () => {
       },
       "Unavailability 'duration' is negative",
     ],
-  ])("UPDATE_MAINTENANCE_SCHEDULE refuses %s with 400 and changes nothing", async (_, schedule, message) => {
-    const s = await sim({ agents: 1 });
-    expect(await refusal(updateMaintenanceSchedule(s.url, schedule))).toMatchObject({
-      status: 400,
-      masterMessage: message,
-    });
-    expect(await getMaintenanceSchedule(s.url)).toEqual({ windows: [] });
-  });
+  ])(
+    "UPDATE_MAINTENANCE_SCHEDULE refuses %s with 400 and changes nothing",
+    async (_, schedule, message) => {
+      const s = await sim({ agents: 1 });
+      expect(await refusal(updateMaintenanceSchedule(s.url, schedule))).toMatchObject({
+        status: 400,
+        masterMessage: message,
+      });
+      expect(await getMaintenanceSchedule(s.url)).toEqual({ windows: [] });
+    },
+  );
 
   it("START and STOP refuse machines not in the mode they start from", async () => {
     const s = await sim({ agents: 1 });
@@ -137,7 +140,8 @@ describe("mesos-sim maintenance (v1 operator API)", () => {
     await updateMaintenanceSchedule(s.url, { windows: [windowOf(m)] });
     await startMaintenance(s.url, [m]);
     expect(await refusal(startMaintenance(s.url, [m]))).toMatchObject({
-      masterMessage: "Machine 'nowhere (127.0.0.1)' is not in DRAINING mode and cannot be brought down",
+      masterMessage:
+        "Machine 'nowhere (127.0.0.1)' is not in DRAINING mode and cannot be brought down",
     });
     expect(await refusal(startMaintenance(s.url, []))).toMatchObject({
       masterMessage: "List of machines is empty",

@@ -57,15 +57,6 @@ export type {
   EntitlementSampleRecord,
   SampleSeries,
 } from "./repositories/entitlement-samples.ts";
-export {
-  type ClusterHost,
-  HOST_SORT_KEYS,
-  type HostListQuery,
-  type HostRecord,
-  type HostShapeRecord,
-  type HostSortKey,
-  type HostUpsert,
-} from "./repositories/hosts.ts";
 export type {
   EvictionCandidateRow,
   HostTaskRecord,
@@ -75,6 +66,15 @@ export type {
   MaintenanceRequestResult,
   MaintenanceWork,
 } from "./repositories/host-maintenance.ts";
+export {
+  type ClusterHost,
+  HOST_SORT_KEYS,
+  type HostListQuery,
+  type HostRecord,
+  type HostShapeRecord,
+  type HostSortKey,
+  type HostUpsert,
+} from "./repositories/hosts.ts";
 export {
   type ApiTokenRecord,
   CREDENTIAL_PROVIDER,

@@ -99,8 +99,8 @@ const JOB_VERBS: Record<JobVerb, string> = {
   scale: "scale jobs",
 };
 const HOST_VERBS: Record<HostVerb, string> = {
-  "startMaintenance": "start maintenance on",
-  "completeMaintenance": "complete maintenance on",
+  startMaintenance: "start maintenance on",
+  completeMaintenance: "complete maintenance on",
 };
 const TASK_VERBS: Record<TaskVerb, string> = {
   stop: "stop tasks",

@@ -49,13 +49,21 @@ function refusal(hostname: string, failure: HostActionFailure, action: HostActio
           : goalState === "UP" && inMaintenance(state)
             ? `its maintenance is being completed (${state}, going UP)`
             : `it is ${state}`;
-    return hostError("CONFLICT", "HOST_STATE", `cannot start maintenance on host ${hostname}: ${why}`);
+    return hostError(
+      "CONFLICT",
+      "HOST_STATE",
+      `cannot start maintenance on host ${hostname}: ${why}`,
+    );
   }
   const why =
     goalState === "UP" && inMaintenance(state)
       ? `its maintenance is already being completed (${state}, going UP)`
       : `it is not in maintenance (it is ${state})`;
-  return hostError("CONFLICT", "HOST_STATE", `cannot complete maintenance on host ${hostname}: ${why}`);
+  return hostError(
+    "CONFLICT",
+    "HOST_STATE",
+    `cannot complete maintenance on host ${hostname}: ${why}`,
+  );
 }
 
 /** An operator's start or completion of maintenance, by the host manager (one transaction). */

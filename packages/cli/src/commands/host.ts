@@ -94,7 +94,9 @@ export function registerHost(
   const startMaintenance = async (hostname: string, opts: { reason?: string }) => {
     const h = await client().hosts.startMaintenance.mutate({ hostname, reason: opts.reason ?? "" });
     print(`Host successfully submitted for maintenance: ${h.hostname}`);
-    print(`${h.hostname} is ${h.state} (${h.tasks} task${h.tasks === 1 ? "" : "s"} on it to evict)`);
+    print(
+      `${h.hostname} is ${h.state} (${h.tasks} task${h.tasks === 1 ? "" : "s"} on it to evict)`,
+    );
   };
   const completeMaintenance = async (hostname: string, opts: { reason?: string }) => {
     const h = await client().hosts.completeMaintenance.mutate({

@@ -7,8 +7,9 @@
  * KILLED_FOR_RESTART), and the restart's end names who asked. Neither
  * counts as a failure (run-end.ts: a run ended while KILLING was asked for).
  */
-import type { TaskState } from "../vocabulary/task-states.ts";
+
 import { describeEvictedRun, HOST_MAINTENANCE_REASON } from "../maintenance/evictions.ts";
+import type { TaskState } from "../vocabulary/task-states.ts";
 import { DEADLINE_EXCEEDED_REASON } from "./max-running-time.ts";
 
 /** The reason of a run killed so that a new one can start (the goal-state decision's code). */

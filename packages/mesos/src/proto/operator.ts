@@ -77,4 +77,7 @@ export type OperatorResponse =
       type: "GET_MAINTENANCE_SCHEDULE";
       get_maintenance_schedule: { schedule: MaintenanceSchedule };
     }
-  | { type: "GET_MAINTENANCE_STATUS"; get_maintenance_status: { status: MaintenanceClusterStatus } };
+  | {
+      type: "GET_MAINTENANCE_STATUS";
+      get_maintenance_status: { status: MaintenanceClusterStatus };
+    };

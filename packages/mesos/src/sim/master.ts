@@ -8,8 +8,8 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Call, CallOf } from "../proto/calls.ts";
-import type { MachineID } from "../proto/operator.ts";
 import type { MasterInfo, Resource, URL } from "../proto/messages.ts";
+import type { MachineID } from "../proto/operator.ts";
 import { ResourceBag } from "../resources/bag.ts";
 import { acceptOffers } from "./accept.ts";
 import { SimAgent } from "./agent.ts";
@@ -380,7 +380,10 @@ export class Master {
     const outcome = this.maintenance.stop(machines);
     if (!outcome.ok) return outcome;
     const back = this.downAgents.filter((d) =>
-      MaintenanceBook.matches({ hostname: d.hostname, ip: this.config.ip }, machines as MachineID[]),
+      MaintenanceBook.matches(
+        { hostname: d.hostname, ip: this.config.ip },
+        machines as MachineID[],
+      ),
     );
     for (const d of back) {
       this.downAgents.splice(this.downAgents.indexOf(d), 1);

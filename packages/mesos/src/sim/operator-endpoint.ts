@@ -101,7 +101,10 @@ export async function serveOperator(
 
 /** 200 with an empty body when done; 400 with the refusal otherwise. */
 function answer(res: ServerResponse, outcome: MaintenanceOutcome): void {
-  if (!outcome.ok) return reply(res, 400, outcome.message);
+  if (!outcome.ok) {
+    reply(res, 400, outcome.message);
+    return;
+  }
   res.writeHead(200, { "Content-Length": "0" });
   res.end();
 }

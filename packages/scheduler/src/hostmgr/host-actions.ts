@@ -24,8 +24,8 @@ export type HostActionResult =
   | { ok: false; failure: HostActionFailure };
 
 const DEFAULT_REASON: Record<HostAction, string> = {
-  "startMaintenance": "maintenance started",
-  "completeMaintenance": "maintenance completed",
+  startMaintenance: "maintenance started",
+  completeMaintenance: "maintenance completed",
 };
 
 /** Starts or completes maintenance of `hostname` for `acting`; `reason` defaults to "<...> by <login>". */

@@ -44,11 +44,7 @@ export function maintenanceLoop(opts: MaintenanceLoopOptions): PeriodicLoop {
   const { gateway, log } = opts;
   const move = (w: MaintenanceWork, to: MaintenanceWork["state"], reason: string) =>
     gateway.transaction((tx) =>
-      tx.hostMaintenance.transition(
-        w.hostname,
-        { from: w.state, to, goal: w.goalState },
-        reason,
-      ),
+      tx.hostMaintenance.transition(w.hostname, { from: w.state, to, goal: w.goalState }, reason),
     );
 
   async function drain(w: MaintenanceWork): Promise<void> {
@@ -98,7 +94,10 @@ export function maintenanceLoop(opts: MaintenanceLoopOptions): PeriodicLoop {
           await step(w);
         } catch (err) {
           // The cluster refused or is away: the next tick tries again.
-          log.warn({ err, host: w.hostname, state: w.state, goal: w.goalState }, "maintenance step failed");
+          log.warn(
+            { err, host: w.hostname, state: w.state, goal: w.goalState },
+            "maintenance step failed",
+          );
         }
       }
     },

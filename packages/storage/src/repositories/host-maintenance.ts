@@ -143,7 +143,12 @@ export function hostMaintenanceRepository(db: DbOrTx) {
       const before = await hosts.get(hostname);
       if (before === null) return { ok: false, kind: "not_found" };
       if (before.state !== "UP" || before.goalState !== "UP") {
-        return { ok: false, kind: "invalid_state", state: before.state, goalState: before.goalState };
+        return {
+          ok: false,
+          kind: "invalid_state",
+          state: before.state,
+          goalState: before.goalState,
+        };
       }
       await db.$executeRaw`
         UPDATE hosts SET state = 'DRAINING', goal_state = 'DOWN', state_reason = ${reason},
@@ -168,7 +173,12 @@ export function hostMaintenanceRepository(db: DbOrTx) {
       const before = await hosts.get(hostname);
       if (before === null) return { ok: false, kind: "not_found" };
       if (before.goalState !== "DOWN" || !MAINTENANCE_STATES.includes(before.state)) {
-        return { ok: false, kind: "invalid_state", state: before.state, goalState: before.goalState };
+        return {
+          ok: false,
+          kind: "invalid_state",
+          state: before.state,
+          goalState: before.goalState,
+        };
       }
       await db.$executeRaw`
         UPDATE hosts SET goal_state = 'UP', updated_at = now() WHERE hostname = ${hostname}`;
@@ -283,8 +293,17 @@ export function hostMaintenanceRepository(db: DbOrTx) {
         WHERE t.id = l.id AND t.hostname = ${hostname} AND t.desired_run <= t.run_id
           AND t.goal_state NOT IN ('KILLED', 'DELETED')
         RETURNING t.job_id::text`;
-      const jobs = [...new Set(rows.map((r) => r.job_id))];
-      if (jobs.length > 0) await changesRepository(db).announce({ topic: "jobs", keys: jobs });
+      const jobs = [...new Set(rows.map((r) => r.job_id))].sort();
+      if (jobs.length === 0) return [];
+      // The jobs' intent version moves, as for an operator's restart: the job
+      // manager decides their tasks again (job rows locked after task rows, in id order).
+      await db.$executeRaw`
+        WITH locked AS (
+          SELECT id FROM jobs WHERE id = ANY(${jobs}::uuid[]) ORDER BY id FOR NO KEY UPDATE
+        )
+        UPDATE jobs j SET version = j.version + 1, updated_at = now()
+        FROM locked l WHERE j.id = l.id`;
+      await changesRepository(db).announce({ topic: "jobs", keys: jobs });
       return jobs;
     },
 

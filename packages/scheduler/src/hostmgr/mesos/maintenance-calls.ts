@@ -52,7 +52,9 @@ export async function putMachineDown(master: string, host: MaintenanceMachine): 
   const status = await getMaintenanceStatus(master);
   if ((status.down_machines ?? []).some((m) => same(m, machine))) return;
   const schedule = await getMaintenanceSchedule(master);
-  const scheduled = (schedule.windows ?? []).some((w) => w.machine_ids.some((m) => same(m, machine)));
+  const scheduled = (schedule.windows ?? []).some((w) =>
+    w.machine_ids.some((m) => same(m, machine)),
+  );
   if (!scheduled) {
     const window = {
       machine_ids: [machine],
