@@ -9,15 +9,15 @@ import {
   MAX_NAME_LENGTH,
   MAX_SEARCH_LENGTH,
   MAX_SEARCH_TERMS,
-  MAX_VALUE_LENGTH,
 } from "@peloton/engine";
 import { HOST_SORT_KEYS } from "@peloton/storage";
 import { z } from "zod";
 import { opaqueCursorSchema } from "./cursors.ts";
+import { hostnameSchema } from "./host-actions.ts";
 
 export const hostStateSchema = z.enum(HOST_STATES);
 
-export const hostnameSchema = boundedText(253, { trim: true, min: 1, minMessage: "name a host" });
+export { hostActionInput, hostnameSchema } from "./host-actions.ts";
 
 export const hostListInput = z.object({
   /** Only hosts in these states (all when empty). */
@@ -48,14 +48,6 @@ export const hostListInput = z.object({
   cursor: opaqueCursorSchema.nullish(),
 });
 export type HostListInput = z.input<typeof hostListInput>;
-
-/** `hosts.startMaintenance` / `hosts.completeMaintenance` (Peloton's StartMaintenanceRequest). */
-export const hostActionInput = z.object({
-  hostname: hostnameSchema,
-  /** Why (the CLI's -r): kept in the host's maintenance history, its state reason and the audit log. */
-  reason: boundedText(MAX_VALUE_LENGTH, { trim: true }).default(""),
-});
-export type HostActionInput = z.input<typeof hostActionInput>;
 
 /** A host's own reads: its tasks and its maintenance history, page by page. */
 export const hostPageInput = z.object({
