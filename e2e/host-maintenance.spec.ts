@@ -21,8 +21,8 @@ owningTeam: e2e
 description: "A service moved off its host by the host maintenance spec"
 instanceCount: 3
 sla:
-  priority: 1
-  preemptible: false
+  priority: 5
+  preemptible: true
   maximumUnavailableInstances: 1
 defaultConfig:
   resource:
@@ -55,8 +55,8 @@ test.describe("host maintenance", () => {
         description: "The host maintenance spec's service",
         resources: [
           { kind: "cpu", reservation: 2, limit: 2, share: 1 },
-          { kind: "memory", reservation: 1024, limit: 1024, share: 1 },
-          { kind: "disk", reservation: 1024, limit: 1024, share: 1 },
+          { kind: "memory", reservation: 0, limit: 1024, share: 1 },
+          { kind: "disk", reservation: 0, limit: 1024, share: 1 },
           { kind: "gpu", reservation: 0, limit: 0, share: 1 },
         ],
       },
