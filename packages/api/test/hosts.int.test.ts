@@ -113,6 +113,11 @@ describe("hosts.startMaintenance and hosts.completeMaintenance", () => {
       );
     expect(await step("DRAINING", "DRAINED")).toBe(true);
     expect(await step("DRAINED", "DOWN")).toBe(true);
+    // The operator's reason stays the host's while it goes DRAINED and DOWN.
+    expect(await caller.hosts.get({ hostname: "node-00.test" })).toMatchObject({
+      state: "DOWN",
+      stateReason: "kernel upgrade",
+    });
     // The reason of the drain is kept in the history when the host becomes DRAINED and DOWN.
     const completed = await caller.hosts.completeMaintenance({ hostname: "node-00.test" });
     expect(completed).toMatchObject({ state: "DOWN", goalState: "UP" });

@@ -191,7 +191,8 @@ export function hostMaintenanceRepository(db: DbOrTx) {
     /**
      * The loop's step: `from` → `to` while the goal is still `goal` (an
      * operator's request in between wins). True when the host moved; its
-     * history row is written with it.
+     * history row is written with it. Towards DOWN the host keeps the
+     * operator's reason as its state reason.
      */
     async transition(
       hostname: string,
@@ -199,7 +200,11 @@ export function hostMaintenanceRepository(db: DbOrTx) {
       reason: string,
     ): Promise<boolean> {
       const moved = await db.$executeRaw`
-        UPDATE hosts SET state = ${step.to}::"HostState", state_reason = ${reason},
+        UPDATE hosts SET state = ${step.to}::"HostState",
+               -- On the way DOWN the operator's reason stays the host's (issue 19: kept
+               -- when it becomes DRAINED); the loop's own sentence is in the history row.
+               state_reason = CASE WHEN ${step.goal}::"HostState" = 'DOWN' THEN state_reason
+                                   ELSE ${reason} END,
                          state_since = now(), updated_at = now()
         WHERE hostname = ${hostname} AND state = ${step.from}::"HostState"
           AND goal_state = ${step.goal}::"HostState"`;
