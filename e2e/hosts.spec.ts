@@ -18,7 +18,7 @@ test.describe("hosts", () => {
     for (const agent of E2E_AGENTS) {
       await expect(row(page, agent.hostname)).toHaveAttribute("data-state", "UP");
     }
-    await expect(row(page, "e2e-lost-0")).toHaveAttribute("data-state", "DOWN");
+    await expect(row(page, "e2e-lost-0")).toHaveAttribute("data-state", "LOST");
     const gpu = row(page, "e2e-gpu-0");
     await expect(gpu).toContainText("gpu_model=a100");
     await expect(gpu.getByRole("meter", { name: "GPUs of e2e-gpu-0" })).toHaveAttribute("max", "4");
@@ -29,8 +29,8 @@ test.describe("hosts", () => {
 
   test("filters and sort live in the URL and survive a reload", async ({ page }) => {
     await page.goto("/hosts");
-    await page.getByRole("group", { name: "State" }).getByRole("button", { name: "DOWN" }).click();
-    await expect(page).toHaveURL(/state=DOWN/);
+    await page.getByRole("group", { name: "State" }).getByRole("button", { name: "LOST" }).click();
+    await expect(page).toHaveURL(/state=LOST/);
     await expect(rows(page)).toHaveCount(1);
     await page.reload();
     await expect(rows(page)).toHaveCount(1);
@@ -45,7 +45,7 @@ test.describe("hosts", () => {
     await expect(rows(page).first()).toHaveAttribute("data-host", "e2e-gpu-1");
   });
 
-  test("an agent that fails goes DOWN and comes back UP, without a reload", async ({ page }) => {
+  test("an agent that fails is LOST and comes back UP, without a reload", async ({ page }) => {
     const { simUrl } = readFixture();
     await page.goto("/hosts");
     await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "UP");
@@ -54,7 +54,7 @@ test.describe("hosts", () => {
       method: "DELETE",
     });
     expect(removed.status).toBe(204);
-    await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "DOWN");
+    await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "LOST");
     const spec = E2E_AGENTS.find((a) => a.hostname === "e2e-host-1")!;
     const back = await fetch(`${simUrl}/sim/agents`, {
       method: "POST",
@@ -64,23 +64,26 @@ test.describe("hosts", () => {
     await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "UP");
   });
 
-  test("drain asks first, then DRAINING becomes DRAINED; bring up makes it UP", async ({
+  test("maintenance asks first, with a reason; the empty host goes DOWN; complete brings it UP", async ({
     page,
   }) => {
     await page.goto("/hosts");
     const host = row(page, "e2e-host-0");
-    await host.getByRole("button", { name: "Drain" }).click();
-    const dialog = page.getByRole("alertdialog", { name: "Drain e2e-host-0?" });
+    await host.getByRole("button", { name: "Start maintenance" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Start maintenance on e2e-host-0?" });
     await expect(dialog).toBeVisible();
-    await page.screenshot({ path: "e2e/screenshots/hosts-drain-dialog.png" });
-    await dialog.getByRole("button", { name: "Drain host" }).click();
+    await dialog.getByRole("textbox", { name: "Reason" }).fill("kernel upgrade");
+    await page.screenshot({ path: "e2e/screenshots/hosts-maintenance-dialog.png" });
+    await dialog.getByRole("button", { name: "Start maintenance" }).click();
     await expect(dialog).toBeHidden();
-    // No task holds resources there, so the drain completes by itself.
-    await expect(host).toHaveAttribute("data-state", /DRAINING|DRAINED/);
-    await expect(host).toHaveAttribute("data-state", "DRAINED");
-    await host.getByRole("button", { name: "Bring up" }).click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "Bring up" }).click();
-    await expect(host).toHaveAttribute("data-state", "UP");
+    // No task holds resources there: it drains at once and goes DOWN on the cluster.
+    await expect(host).toHaveAttribute("data-state", "DOWN", { timeout: 20_000 });
+    await host.getByRole("button", { name: "Complete maintenance" }).click();
+    await page
+      .getByRole("alertdialog")
+      .getByRole("button", { name: "Complete maintenance" })
+      .click();
+    await expect(host).toHaveAttribute("data-state", "UP", { timeout: 20_000 });
   });
 
   test("dark theme, and the header search jumps to a host", async ({ page }) => {

@@ -166,7 +166,7 @@ test.describe("outage", () => {
     // An error card on the other tab: a filter change while the server is gone.
     await hostsPage
       .getByRole("group", { name: "State" })
-      .getByRole("button", { name: "DOWN" })
+      .getByRole("button", { name: "LOST" })
       .click();
     const card = hostsPage.getByRole("alert").filter({ hasText: "could not be loaded" });
     await expect(card).toBeVisible({ timeout: 15_000 });
@@ -195,7 +195,7 @@ test.describe("outage", () => {
     await expect(card).toBeHidden({ timeout: 20_000 });
     await expect(hostsPage.locator(`tr[data-host="${HOST}"]`)).toHaveAttribute(
       "data-state",
-      "DOWN",
+      "LOST",
     );
     expect(hostsErrors).toEqual([]);
     await hostsPage.close();

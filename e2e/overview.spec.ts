@@ -111,8 +111,8 @@ test.describe("cluster overview", () => {
     await page.goto("/");
     const indicator = page.getByTestId("live-indicator").filter({ visible: true });
     await expect(indicator).toHaveAttribute("data-live", "true");
-    const down = page.getByTestId("hosts-by-state-DOWN").filter({ visible: true });
-    const before = fx.hostsByState.DOWN ?? 0;
+    const down = page.getByTestId("hosts-by-state-LOST").filter({ visible: true });
+    const before = fx.hostsByState.LOST ?? 0;
     await expect(down).toHaveText(String(before));
     // An agent fails and comes back, in the console's own mesos-sim.
     const spec = E2E_AGENTS.find((a) => a.hostname === "e2e-host-1")!;

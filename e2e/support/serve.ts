@@ -35,7 +35,7 @@ const booted = await bootSystem({
 // Known contents beyond the demo pools. The work the specs find running is not
 // made here: global-setup.ts submits it through the API once the scheduler runs.
 const gateway = openGateway(db.url, { max: 2 });
-// A host the cluster lost before this run: its agent is not in E2E_AGENTS, so it stays DOWN.
+// A host the cluster lost before this run: its agent is not in E2E_AGENTS, so it stays LOST.
 await gateway.hosts.upsert({
   hostname: "e2e-lost-0",
   agentId: "e2e-lost-agent-0",
@@ -45,7 +45,7 @@ await gateway.hosts.upsert({
   diskMb: 100000,
   gpu: 0,
   ports: [[31000, 32000]],
-  state: "DOWN",
+  state: "LOST",
 });
 const summary = await gateway.overview.clusterSummary();
 const allPools = await gateway.pools.listAll();

@@ -33,14 +33,14 @@ beforeEach(async () => {
   await asBob.pools.create({ path: "/batch", config: team("batch", 10) });
   const web = await asAlice.pools.get({ path: "/web" });
   await asAlice.pools.update({ path: "/web", version: web.version, config: team("web", 12) });
-  await asBob.hosts.drain({ hostname: "h1", reason: "kernel upgrade" });
+  await asBob.hosts.startMaintenance({ hostname: "h1", reason: "kernel upgrade" });
 });
 
 describe("audit.list", () => {
   it("has one row per mutation, newest first, with who, what and before/after", async () => {
     const { items, nextCursor } = await asAlice.audit.list({});
     expect(items.map((e) => [e.actor, e.action, e.targetId])).toEqual([
-      ["bob", "host.drain", "h1"],
+      ["bob", "host.startMaintenance", "h1"],
       ["alice", "pool.update", "/web"],
       ["bob", "pool.create", "/batch"],
       ["alice", "pool.create", "/web"],
@@ -53,10 +53,10 @@ describe("audit.list", () => {
   });
 
   it.each([
-    ["an actor", { actor: "bob" }, ["host.drain", "pool.create"]],
+    ["an actor", { actor: "bob" }, ["host.startMaintenance", "pool.create"]],
     ["an action", { action: "pool.update" }, ["pool.update"]],
     ["an action family", { action: "pool." }, ["pool.update", "pool.create", "pool.create"]],
-    ["a target type", { targetType: "host" }, ["host.drain"]],
+    ["a target type", { targetType: "host" }, ["host.startMaintenance"]],
     ["part of a target", { target: "WEB" }, ["pool.update", "pool.create"]],
     ["a time range that holds nothing", { since: "2000-01-01", until: "2000-01-02" }, []],
   ])("filters by %s", async (_, filter, actions) => {
@@ -91,7 +91,7 @@ describe("audit.facets", () => {
   it("offers the actors, actions and target types seen", async () => {
     expect(await asAlice.audit.facets()).toEqual({
       actors: ["alice", "bob"],
-      actions: ["host.drain", "pool.create", "pool.update"],
+      actions: ["host.startMaintenance", "pool.create", "pool.update"],
       targetTypes: ["host", "pool"],
     });
   });

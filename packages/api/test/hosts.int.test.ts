@@ -69,8 +69,8 @@ describe("hosts.list", () => {
 
   it("filters by state, attribute and text on the server", async () => {
     const hosts = await cluster(6);
-    await gateway.hosts.markAgentsDown([hosts[0]!.agentId], "lost");
-    expect((await caller.hosts.list({ states: ["DOWN"] })).items.map((h) => h.hostname)).toEqual([
+    await gateway.hosts.markAgentsLost([hosts[0]!.agentId], "lost");
+    expect((await caller.hosts.list({ states: ["LOST"] })).items.map((h) => h.hostname)).toEqual([
       "node-00.test",
     ]);
     expect(
@@ -94,52 +94,81 @@ describe("hosts.list", () => {
   });
 });
 
-describe("hosts.drain and hosts.up", () => {
-  it("drain: UP → DRAINING, audited and announced; without tasks the drain completes; up brings it back", async () => {
+describe("hosts.startMaintenance and hosts.completeMaintenance", () => {
+  it("start: UP → DRAINING with goal DOWN, history and audit in its transaction; complete sets the goal UP", async () => {
     await cluster(2);
-    const drained = await caller.hosts.drain({
+    const started = await caller.hosts.startMaintenance({
       hostname: "node-00.test",
       reason: "kernel upgrade",
     });
-    expect(drained).toMatchObject({ state: "DRAINING", stateReason: "kernel upgrade" });
-    expect(await gateway.hosts.completeDrains()).toEqual(["node-00.test"]);
+    expect(started).toMatchObject({
+      state: "DRAINING",
+      goalState: "DOWN",
+      stateReason: "kernel upgrade",
+    });
+    // The maintenance loop's steps (scheduler tests run the loop itself).
+    const step = (from: "DRAINING" | "DRAINED", to: "DRAINED" | "DOWN") =>
+      gateway.transaction((tx) =>
+        tx.hostMaintenance.transition("node-00.test", { from, to, goal: "DOWN" }, `${to} now`),
+      );
+    expect(await step("DRAINING", "DRAINED")).toBe(true);
+    expect(await step("DRAINED", "DOWN")).toBe(true);
+    // The operator's reason stays the host's while it goes DRAINED and DOWN.
     expect(await caller.hosts.get({ hostname: "node-00.test" })).toMatchObject({
-      state: "DRAINED",
+      state: "DOWN",
+      stateReason: "kernel upgrade",
     });
-    expect(await caller.hosts.up({ hostname: "node-00.test" })).toMatchObject({
-      state: "UP",
-      stateReason: "brought up by alice",
-    });
+    // The reason of the drain is kept in the history when the host becomes DRAINED and DOWN.
+    const completed = await caller.hosts.completeMaintenance({ hostname: "node-00.test" });
+    expect(completed).toMatchObject({ state: "DOWN", goalState: "UP" });
+    const history = await caller.hosts.maintenanceHistory({ hostname: "node-00.test" });
+    expect(history.items.map((e) => [e.kind, e.fromState, e.toState, e.actor, e.reason])).toEqual([
+      ["COMPLETE", "DOWN", null, "alice", "maintenance completed by alice"],
+      ["STATE", "DRAINED", "DOWN", "system", "DOWN now"],
+      ["STATE", "DRAINING", "DRAINED", "system", "DRAINED now"],
+      ["START", "UP", "DRAINING", "alice", "kernel upgrade"],
+    ]);
     const actions = await directSql<{ action: string; actor: string; target_id: string }>(
       "SELECT action, actor, target_id FROM audit_log ORDER BY id",
     );
     expect(actions).toEqual([
-      { action: "host.drain", actor: "alice", target_id: "node-00.test" },
-      { action: "host.up", actor: "alice", target_id: "node-00.test" },
+      { action: "host.startMaintenance", actor: "alice", target_id: "node-00.test" },
+      { action: "host.completeMaintenance", actor: "alice", target_id: "node-00.test" },
     ]);
   });
 
   it("refuses what the state does not allow, naming it, and changes nothing", async () => {
     const hosts = await cluster(2);
-    await expect(caller.hosts.up({ hostname: "node-00.test" })).rejects.toMatchObject({
+    await expect(
+      caller.hosts.completeMaintenance({ hostname: "node-00.test" }),
+    ).rejects.toMatchObject({
       code: "CONFLICT",
-      message: "cannot bring up host node-00.test: it is already UP",
+      message:
+        "cannot complete maintenance on host node-00.test: it is not in maintenance (it is UP)",
     });
-    await gateway.hosts.markAgentsDown([hosts[1]!.agentId], "lost");
-    await expect(caller.hosts.drain({ hostname: "node-01.test" })).rejects.toMatchObject({
-      code: "CONFLICT",
-      message: expect.stringContaining("it is DOWN"),
-    });
-    await expect(caller.hosts.drain({ hostname: "nope" })).rejects.toMatchObject({
+    await gateway.hosts.markAgentsLost([hosts[1]!.agentId], "lost");
+    await expect(caller.hosts.startMaintenance({ hostname: "node-01.test" })).rejects.toMatchObject(
+      { code: "CONFLICT", message: expect.stringContaining("it is LOST") },
+    );
+    await caller.hosts.startMaintenance({ hostname: "node-00.test" });
+    await expect(caller.hosts.startMaintenance({ hostname: "node-00.test" })).rejects.toMatchObject(
+      { message: expect.stringContaining("already in maintenance") },
+    );
+    await expect(caller.hosts.startMaintenance({ hostname: "nope" })).rejects.toMatchObject({
       code: "NOT_FOUND",
+      message: "host nope does not exist",
     });
-    expect((await caller.hosts.get({ hostname: "node-01.test" })).state).toBe("DOWN");
+    expect((await caller.hosts.get({ hostname: "node-01.test" })).state).toBe("LOST");
+    const rows = await directSql<{ n: number }>(
+      "SELECT count(*)::int AS n FROM host_maintenance_events WHERE hostname <> 'node-00.test'",
+    );
+    expect(rows[0]!.n).toBe(0);
   });
 
-  it("a host that comes back keeps an operator's drain; a lost one comes back UP", async () => {
+  it("a host that comes back keeps its maintenance; a lost one comes back UP", async () => {
     const hosts = await cluster(2);
-    await caller.hosts.drain({ hostname: "node-00.test" });
-    await gateway.hosts.markAgentsDown([hosts[1]!.agentId], "lost");
+    await caller.hosts.startMaintenance({ hostname: "node-00.test" });
+    await gateway.hosts.markAgentsLost([hosts[0]!.agentId, hosts[1]!.agentId], "lost");
     await gateway.hosts.recordRegistered(hosts);
     expect((await caller.hosts.get({ hostname: "node-00.test" })).state).toBe("DRAINING");
     expect(await caller.hosts.get({ hostname: "node-01.test" })).toMatchObject({
@@ -147,20 +176,26 @@ describe("hosts.drain and hosts.up", () => {
       stateReason: null,
     });
   });
-});
 
-describe("system.leader and search", () => {
-  it("names the replica that holds the lease, and whether it is live", async () => {
-    expect(await caller.system.leader()).toMatchObject({ holder: null, live: false });
-    await gateway.cluster.recordLease("scheduler", "box-1:42");
-    expect(await caller.system.leader()).toMatchObject({ holder: "box-1:42", live: true });
-  });
-
-  it("finds hosts by part of their name", async () => {
-    await cluster(3);
-    const hits = await caller.search.query({ q: "node-02" });
-    expect(hits).toEqual([
-      { kind: "host", label: "node-02.test", detail: "host · UP", href: "/hosts?q=node-02.test" },
-    ]);
+  it("reads a host's tasks, history and eviction progress; unknown hosts are NOT_FOUND", async () => {
+    await cluster(1);
+    expect(await caller.hosts.tasks({ hostname: "node-00.test" })).toEqual({
+      items: [],
+      nextCursor: null,
+    });
+    expect(await caller.hosts.evictions({ hostname: "node-00.test" })).toMatchObject({
+      tasksLeft: 0,
+      waits: [],
+    });
+    for (const read of [
+      () => caller.hosts.tasks({ hostname: "ghost.test" }),
+      () => caller.hosts.maintenanceHistory({ hostname: "ghost.test" }),
+      () => caller.hosts.evictions({ hostname: "ghost.test" }),
+    ]) {
+      await expect(read()).rejects.toMatchObject({
+        code: "NOT_FOUND",
+        message: "host ghost.test does not exist",
+      });
+    }
   });
 });

@@ -117,17 +117,19 @@ const MUTATIONS: Mutation[] = [
     }),
   ),
   {
-    name: "hosts.drain",
-    request: { kind: "host.act", verb: "drain", hostname: HOST },
-    call: (api) => api.hosts.drain({ hostname: HOST, reason: "maintenance" }),
+    name: "hosts.startMaintenance",
+    request: { kind: "host.act", verb: "startMaintenance", hostname: HOST },
+    call: (api) => api.hosts.startMaintenance({ hostname: HOST, reason: "maintenance" }),
   },
   {
-    name: "hosts.up",
-    request: { kind: "host.act", verb: "up", hostname: HOST },
+    name: "hosts.completeMaintenance",
+    request: { kind: "host.act", verb: "completeMaintenance", hostname: HOST },
     prepare: async () => {
-      await gateway.hosts.changeState(HOST, "DRAINING", "maintenance");
+      await gateway.transaction((tx) =>
+        tx.hostMaintenance.start(HOST, { login: "root", via: "test" }, "maintenance"),
+      );
     },
-    call: (api) => api.hosts.up({ hostname: HOST, reason: "back" }),
+    call: (api) => api.hosts.completeMaintenance({ hostname: HOST, reason: "back" }),
   },
 ];
 
@@ -210,13 +212,13 @@ describe("every mutation × role × team, through the routers", () => {
   it("the table's expectations: admins do everything, leads their pools, operators their jobs", () => {
     const allowed = (role: Role, membership: Membership, name: string) =>
       decide(actorOf(role, membership), MUTATIONS.find((m) => m.name === name)!.request).allowed;
-    expect(allowed("ADMIN", "other team", "hosts.drain")).toBe(true);
+    expect(allowed("ADMIN", "other team", "hosts.startMaintenance")).toBe(true);
     expect(allowed("TEAM_LEAD", "own team", "pools.update")).toBe(true);
     expect(allowed("OPERATOR", "own team", "pools.update")).toBe(false);
     expect(allowed("OPERATOR", "own team", "jobs.stop")).toBe(true);
     expect(allowed("OPERATOR", "other team", "jobs.stop")).toBe(false);
     expect(allowed("VIEWER", "own team", "tasks.restart")).toBe(false);
-    expect(allowed("TEAM_LEAD", "own team", "hosts.up")).toBe(false);
+    expect(allowed("TEAM_LEAD", "own team", "hosts.completeMaintenance")).toBe(false);
   });
 });
 
@@ -248,8 +250,8 @@ describe("targets that do not exist", () => {
       "/nope: no such pool",
     ],
     [
-      "hosts.drain",
-      (api: Caller) => api.hosts.drain({ hostname: "ghost.test" }),
+      "hosts.startMaintenance",
+      (api: Caller) => api.hosts.startMaintenance({ hostname: "ghost.test" }),
       "host ghost.test does not exist",
     ],
   ] as const)(

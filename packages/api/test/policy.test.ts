@@ -39,7 +39,7 @@ const REQUESTS: Record<AccessKind, AccessRequest> = {
   "job.act": { kind: "job.act", verb: "stop", pool: ML },
   "task.act": { kind: "task.act", verb: "restart", pool: ML },
   "update.act": { kind: "update.act", verb: "pause", pool: ML },
-  "host.act": { kind: "host.act", verb: "drain", hostname: "node-01" },
+  "host.act": { kind: "host.act", verb: "startMaintenance", hostname: "node-01" },
   "token.manage": { kind: "token.manage", ownerUserId: SOMEONE_ELSE },
   "token.list": { kind: "token.list", ownerUserId: SOMEONE_ELSE },
   "user.manage": { kind: "user.manage" },
@@ -74,7 +74,9 @@ function expected(role: Role, membership: Membership, kind: AccessKind): string 
     case "update.act":
       return admin ? OK : operate(role, membership, "pause updates");
     case "host.act":
-      return admin ? OK : "only admins and people granted host maintenance may drain hosts";
+      return admin
+        ? OK
+        : "only admins and people granted host maintenance may start maintenance on hosts";
     case "token.manage":
     case "token.list":
       return admin ? OK : "only admins may manage another person's tokens";
@@ -117,15 +119,19 @@ describe("decide: the cases beside the table", () => {
     expect(outcome(researcher, REQUESTS["pool.update"])).toBe(lead("edit"));
   });
 
-  it("host maintenance lets any role drain and bring up hosts", () => {
+  it("host maintenance lets any role start and complete maintenance on hosts", () => {
     for (const role of ROLES)
-      for (const verb of ["drain", "up"] as const)
+      for (const verb of ["startMaintenance", "completeMaintenance"] as const)
         expect(
           outcome(actor(role, "no team", true), { kind: "host.act", verb, hostname: "node-01" }),
         ).toBe(OK);
     expect(
-      outcome(actor("OPERATOR", "own team"), { kind: "host.act", verb: "up", hostname: "n" }),
-    ).toBe("only admins and people granted host maintenance may bring up hosts");
+      outcome(actor("OPERATOR", "own team"), {
+        kind: "host.act",
+        verb: "completeMaintenance",
+        hostname: "n",
+      }),
+    ).toBe("only admins and people granted host maintenance may complete maintenance on hosts");
   });
 
   it("everyone manages and lists their own tokens", () => {

@@ -66,8 +66,8 @@ function validInput(path: string): unknown {
     "updates.resume": { id: WALK_UPDATE_ID },
     "updates.abort": { id: WALK_UPDATE_ID },
     "updates.rollback": { id: WALK_UPDATE_ID },
-    "hosts.drain": { hostname: host, reason: "walk" },
-    "hosts.up": { hostname: host, reason: "walk" },
+    "hosts.startMaintenance": { hostname: host, reason: "walk" },
+    "hosts.completeMaintenance": { hostname: host, reason: "walk" },
     "tokens.create": { name: "walk" },
     "tokens.revoke": { name: "walk" },
     "users.create": {
@@ -120,7 +120,12 @@ afterAll(async () => {
 describe("the router walk", () => {
   it("finds the procedures (the walk itself works)", () => {
     expect(MUTATIONS.map((m) => m.path)).toEqual(
-      expect.arrayContaining(["pools.update", "jobs.stop", "tasks.restart", "hosts.drain"]),
+      expect.arrayContaining([
+        "pools.update",
+        "jobs.stop",
+        "tasks.restart",
+        "hosts.startMaintenance",
+      ]),
     );
     expect(READS.map((r) => r.path)).toEqual(expect.arrayContaining(["jobs.get", "audit.list"]));
   });

@@ -21,7 +21,7 @@ describe("option values", () => {
     [() => jobQuery.states("RUNNING,BOGUS"), /^--states: one of UNKNOWN, .* \(got "BOGUS"\)$/],
     [
       () => hostList.states("up,sideways"),
-      '--state: one of UP, DRAINING, DRAINED, DOWN (got "SIDEWAYS")',
+      '--state: one of UP, DRAINING, DRAINED, DOWN, LOST (got "SIDEWAYS")',
     ],
     [() => taskOptions.filename("x"), '--filename: one of stdout, stderr (got "x")'],
     [() => taskOptions.instance("-1"), "instance: must be ≥ 0 (got -1)"],

@@ -240,6 +240,16 @@ export {
   type TextOptions,
 } from "./limits/bounded.ts";
 export * from "./limits/limits.ts";
+export {
+  describeEvictedRun,
+  describeEvictionKill,
+  describeEvictionWait,
+  type EvictionCandidate,
+  type EvictionPlan,
+  type EvictionWait,
+  HOST_MAINTENANCE_REASON,
+  planEvictions,
+} from "./maintenance/evictions.ts";
 // Placement (issue 6): a batch of tasks onto a host snapshot
 export {
   describePlacement,
@@ -431,6 +441,7 @@ export {
   CAPACITY_HOST_STATES,
   HOST_STATES,
   type HostState,
+  MAINTENANCE_HOST_STATES,
 } from "./vocabulary/host-states.ts";
 export {
   isTerminalJobState,

@@ -23,6 +23,13 @@ export type {
 export { MesosError, type MesosErrorKind } from "./client/errors.ts";
 export { HeartbeatWatchdog } from "./client/heartbeat.ts";
 export {
+  getMaintenanceSchedule,
+  getMaintenanceStatus,
+  startMaintenance,
+  stopMaintenance,
+  updateMaintenanceSchedule,
+} from "./client/maintenance.ts";
+export {
   getAgents,
   type OperatorOptions,
   operatorCall,

@@ -35,7 +35,6 @@ export {
   clusterLogs,
   DEFAULT_CLUSTER_KIND,
 } from "./hostmgr/clusters.ts";
-export { drainLoop } from "./hostmgr/drain-loop.ts";
 export {
   actOnHost,
   type HostAction,
@@ -43,6 +42,7 @@ export {
   type HostActionResult,
 } from "./hostmgr/host-actions.ts";
 export type * from "./hostmgr/host-adapter.ts";
+export { maintenanceLoop } from "./hostmgr/maintenance-loop.ts";
 export {
   describeTaskLogRefusal,
   type LogFile,

@@ -21,6 +21,7 @@ const run = (over: Partial<DeadlineRun> = {}): DeadlineRun => ({
     updatedAt: started,
     restartRequestedBy: null,
     desiredConfigVersion: 1,
+    restartReason: null,
   } satisfies TaskRunRow),
   maxRunningTime: 30,
   startedAt: started,

@@ -30,6 +30,7 @@ function row(over: Partial<TaskRunRow> = {}): TaskRunRow {
     updatedAt: NOW,
     restartRequestedBy: null,
     desiredConfigVersion: 1,
+    restartReason: null,
     ...over,
   };
 }

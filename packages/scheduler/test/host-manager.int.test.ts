@@ -230,7 +230,7 @@ describe("host manager on mesos-sim", () => {
     expect(sim.tasks().map((t) => [t.taskId, t.state])).toEqual([["keep-0-1", "TASK_RUNNING"]]);
   });
 
-  it("an agent lost: its host goes DOWN, its run LOST and replaced by a new one; back again, the host is UP", async () => {
+  it("an agent lost: its host goes LOST, its run LOST and replaced by a new one; back again, the host is UP", async () => {
     const sim = await testSim();
     const { taskIds } = await batchJob(gateway, 1);
     const hm = await hostManager(gateway, sim);
@@ -244,7 +244,7 @@ describe("host manager on mesos-sim", () => {
           "SELECT state::text, state_reason FROM hosts WHERE hostname = 'cpu-1.test'",
         )
       )[0];
-    await expect.poll(hostState).toMatchObject({ state: "DOWN" });
+    await expect.poll(hostState).toMatchObject({ state: "LOST" });
     // A lost agent is the cluster's failure, not the task's: the batch task gets a new run,
     // queued at once, and its failure count stays 0 (issue 13).
     await expect.poll(async () => (await taskRow(taskIds[0]!)).state).toBe("PENDING");

@@ -23,6 +23,7 @@ const row = (over: Partial<TaskRunRow> = {}): TaskRunRow => ({
   updatedAt: AT,
   restartRequestedBy: null,
   desiredConfigVersion: 1,
+  restartReason: null,
   ...over,
 });
 const update = (healthy: boolean | null): TaskStatusUpdate => ({

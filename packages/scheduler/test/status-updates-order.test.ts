@@ -48,6 +48,7 @@ class FakeTaskStore {
     updatedAt: new Date(),
     restartRequestedBy: null,
     desiredConfigVersion: 1,
+    restartReason: null,
   };
   readonly transitions: string[] = [];
   reads = 0;

@@ -4,6 +4,7 @@ import { auditRepository } from "./repositories/audit.ts";
 import { changesRepository } from "./repositories/changes.ts";
 import { clusterIdentityRepository } from "./repositories/cluster-identity.ts";
 import { entitlementSamplesRepository } from "./repositories/entitlement-samples.ts";
+import { hostMaintenanceRepository } from "./repositories/host-maintenance.ts";
 import { hostsRepository } from "./repositories/hosts.ts";
 import { identityRepository } from "./repositories/identity.ts";
 import { jobConfigVersionsRepository } from "./repositories/job-config-versions.ts";
@@ -50,6 +51,7 @@ function repositories(db: DbOrTx) {
     volumeReads: volumeReadsRepository(db),
     cluster: clusterIdentityRepository(db),
     hosts: hostsRepository(db),
+    hostMaintenance: hostMaintenanceRepository(db),
     preemptions: preemptionsRepository(db),
     preemptorReads: preemptorReadsRepository(db),
     overview: overviewRepository(db),

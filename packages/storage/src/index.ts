@@ -57,6 +57,15 @@ export type {
   EntitlementSampleRecord,
   SampleSeries,
 } from "./repositories/entitlement-samples.ts";
+export type {
+  EvictionCandidateRow,
+  HostTaskRecord,
+  MaintenanceActor,
+  MaintenanceEventKind,
+  MaintenanceEventRecord,
+  MaintenanceRequestResult,
+  MaintenanceWork,
+} from "./repositories/host-maintenance.ts";
 export {
   type ClusterHost,
   HOST_SORT_KEYS,
@@ -64,7 +73,6 @@ export {
   type HostRecord,
   type HostShapeRecord,
   type HostSortKey,
-  type HostStateChange,
   type HostUpsert,
 } from "./repositories/hosts.ts";
 export {

@@ -15,6 +15,7 @@ const READ_METHODS = {
   audit: ["list", "facets"],
   cluster: ["framework", "lease"],
   hosts: ["capacity", "get", "list", "attributeValues", "search"],
+  hostMaintenance: ["tasksOn", "history", "evictionCandidates"],
   identity: [
     "userByLogin",
     "userById",

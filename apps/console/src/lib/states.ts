@@ -47,11 +47,13 @@ const JOB_TONES: Record<JobState, Tone> = {
   UNKNOWN: "idle",
 };
 
+/** Maintenance is planned (warn while tasks leave, info once DOWN); a LOST agent is the failure. */
 const HOST_TONES: Record<HostState, Tone> = {
   UP: "ok",
   DRAINING: "warn",
   DRAINED: "idle",
-  DOWN: "bad",
+  DOWN: "info",
+  LOST: "bad",
 };
 
 /** A volume waiting for its first launch to create it is on its way (info), as a placed task is. */

@@ -33,7 +33,7 @@ export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   return next({ ctx: { ...ctx, actor } });
 });
 
-/** The audit log's action for a request: "pool.update", "job.stop", "host.drain". */
+/** The audit log's action for a request: "pool.update", "job.stop", "host.startMaintenance". */
 export function auditActionOf(request: AccessRequest): string {
   switch (request.kind) {
     case "job.act":

@@ -28,7 +28,8 @@ export interface PoolFacts {
 
 export type JobVerb = "stop" | "start" | "restart" | "delete" | "scale";
 export type TaskVerb = "stop" | "start" | "restart";
-export type HostVerb = "drain" | "up";
+/** Host maintenance (Peloton's StartMaintenance / CompleteMaintenance); the audit action is `host.<verb>`. */
+export type HostVerb = "startMaintenance" | "completeMaintenance";
 /** What is done to a job's update: the same right as acting on the job itself. */
 export type UpdateVerb = "create" | "pause" | "resume" | "abort" | "rollback";
 
@@ -100,6 +101,10 @@ const JOB_VERBS: Record<JobVerb, string> = {
   delete: "delete jobs",
   scale: "scale jobs",
 };
+const HOST_VERBS: Record<HostVerb, string> = {
+  startMaintenance: "start maintenance on",
+  completeMaintenance: "complete maintenance on",
+};
 const UPDATE_VERBS: Record<UpdateVerb, string> = {
   create: "update jobs",
   pause: "pause updates",
@@ -107,7 +112,6 @@ const UPDATE_VERBS: Record<UpdateVerb, string> = {
   abort: "abort updates",
   rollback: "roll back updates",
 };
-const HOST_VERBS: Record<HostVerb, string> = { drain: "drain", up: "bring up" };
 const TASK_VERBS: Record<TaskVerb, string> = {
   stop: "stop tasks",
   start: "start tasks",

@@ -23,7 +23,10 @@ export const auditListInput = z
     actor: boundedText(MAX_NAME_LENGTH, { trim: true, min: 1 }).optional(),
     /** An exact action ("job.stop") or a family ending in a dot ("job."). */
     action: boundedText(MAX_SEARCH_LENGTH, { trim: true })
-      .regex(/^[a-z][a-z_-]*(\.[a-z_-]*)?$/, 'an action looks like "job.stop", or "job." for all')
+      .regex(
+        /^[a-z][a-zA-Z_-]*(\.[a-zA-Z_-]*)?$/,
+        'an action looks like "job.stop", or "job." for all',
+      )
       .optional(),
     targetType: boundedText(50, { trim: true, min: 1 }).optional(),
     /** Part of the target: a pool path, a job id, a hostname. */

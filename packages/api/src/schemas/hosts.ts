@@ -9,15 +9,15 @@ import {
   MAX_NAME_LENGTH,
   MAX_SEARCH_LENGTH,
   MAX_SEARCH_TERMS,
-  MAX_VALUE_LENGTH,
 } from "@peloton/engine";
 import { HOST_SORT_KEYS } from "@peloton/storage";
 import { z } from "zod";
 import { opaqueCursorSchema } from "./cursors.ts";
+import { hostnameSchema } from "./host-actions.ts";
 
 export const hostStateSchema = z.enum(HOST_STATES);
 
-export const hostnameSchema = boundedText(253, { trim: true, min: 1, minMessage: "name a host" });
+export { hostActionInput, hostnameSchema } from "./host-actions.ts";
 
 export const hostListInput = z.object({
   /** Only hosts in these states (all when empty). */
@@ -49,8 +49,9 @@ export const hostListInput = z.object({
 });
 export type HostListInput = z.input<typeof hostListInput>;
 
-export const hostActionInput = z.object({
+/** A host's own reads: its tasks and its maintenance history, page by page. */
+export const hostPageInput = z.object({
   hostname: hostnameSchema,
-  /** Why, for the audit log and the host's state reason. */
-  reason: boundedText(MAX_VALUE_LENGTH, { trim: true }).default(""),
+  limit: z.number().int().min(1).max(500).default(100),
+  cursor: opaqueCursorSchema.nullish(),
 });

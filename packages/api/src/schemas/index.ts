@@ -4,6 +4,7 @@
  * browser bundle.
  */
 export * from "./audit.ts";
+export * from "./host-actions.ts";
 export * from "./identity.ts";
 export * from "./jobs.ts";
 export * from "./limits.ts";

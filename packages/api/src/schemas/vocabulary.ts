@@ -22,6 +22,7 @@ export {
   JOB_TYPES,
   type JobState,
   type JobType,
+  MAINTENANCE_HOST_STATES,
   PREEMPTION_KINDS,
   type PreemptionKind,
   RESERVATION_TYPE_NUMBERS,

@@ -9,8 +9,9 @@ import { allPages } from "../pages.ts";
 const n = (v: number) => String(Math.round(v * 100) / 100);
 
 /**
- * `peloton host list | drain <hostname> | up <hostname>` (Peloton's `host`
- * commands: maintenance start/complete become drain/up here).
+ * `peloton host list | query [-s states] | maintenance start|complete
+ * <hostname> [-r reason]` (Peloton's `host` commands; `drain` and `up` are
+ * the older names of maintenance start and complete).
  */
 export function registerHost(
   program: Command,
@@ -19,7 +20,7 @@ export function registerHost(
 ): void {
   const host = program
     .command("host")
-    .description("list hosts, drain them for maintenance, bring them back");
+    .description("list and query hosts, start and complete their maintenance");
 
   host
     .command("list")
@@ -90,21 +91,73 @@ export function registerHost(
       },
     );
 
-  host
-    .command("drain <hostname>")
-    .description("stop placing new tasks on a host; it becomes DRAINED once its tasks are gone")
-    .option("-r, --reason <text>", "why (kept in the audit log)")
-    .action(async (hostname: string, opts: { reason?: string }) => {
-      const h = await client().hosts.drain.mutate({ hostname, reason: opts.reason ?? "" });
-      print(`${h.hostname} is ${h.state} (${h.tasks} task${h.tasks === 1 ? "" : "s"} on it)`);
+  const startMaintenance = async (hostname: string, opts: { reason?: string }) => {
+    const h = await client().hosts.startMaintenance.mutate({ hostname, reason: opts.reason ?? "" });
+    print(`Host successfully submitted for maintenance: ${h.hostname}`);
+    print(
+      `${h.hostname} is ${h.state} (${h.tasks} task${h.tasks === 1 ? "" : "s"} on it to evict)`,
+    );
+  };
+  const completeMaintenance = async (hostname: string, opts: { reason?: string }) => {
+    const h = await client().hosts.completeMaintenance.mutate({
+      hostname,
+      reason: opts.reason ?? "",
     });
+    print(`Host successfully submitted for maintenance completion: ${h.hostname}`);
+    print(`${h.hostname} is ${h.state}, going ${h.goalState}`);
+  };
+
+  const maintenance = host
+    .command("maintenance")
+    .description("host maintenance: evict a host's tasks and take it DOWN, then bring it back UP");
+  maintenance
+    .command("start <hostname>")
+    .description(
+      "start maintenance on a host: nothing new is placed there, its tasks are evicted within their jobs' SLA, then it goes DOWN",
+    )
+    .option("-r, --reason <text>", "why (kept in the host's maintenance history and the audit log)")
+    .action(startMaintenance);
+  maintenance
+    .command("complete <hostname>")
+    .description("complete maintenance on a host: it comes back UP and takes tasks again")
+    .option("-r, --reason <text>", "why (kept in the host's maintenance history and the audit log)")
+    .action(completeMaintenance);
 
   host
-    .command("up <hostname>")
-    .description("bring a drained or draining host back: new tasks may be placed on it")
-    .option("-r, --reason <text>", "why (kept in the audit log)")
-    .action(async (hostname: string, opts: { reason?: string }) => {
-      const h = await client().hosts.up.mutate({ hostname, reason: opts.reason ?? "" });
-      print(`${h.hostname} is ${h.state}`);
+    .command("query")
+    .description("query hosts by state(s), as Peloton's `host query`")
+    .option(
+      "-s, --states <states>",
+      `host state(s) to filter, comma-separated (${HOST_STATES.join(", ")}); all when absent`,
+    )
+    .action(async (opts: { states?: string }) => {
+      const states = hostList.states(opts.states);
+      const items = await allPages(
+        (cursor, limit) => client().hosts.list.query({ states, limit, cursor }),
+        { pageSize: 500 },
+      );
+      if (items.length === 0) {
+        print("No hosts found");
+        return;
+      }
+      // Peloton's columns, but HostPool: there are no host pools here.
+      print(
+        formatTable(
+          ["Hostname", "IP", "State", "Goal State", "Reason"],
+          items.map((h) => [h.hostname, h.ip ?? "-", h.state, h.goalState, h.stateReason ?? "-"]),
+        ),
+      );
     });
+
+  // The commands before `host maintenance`, kept as its other names.
+  host
+    .command("drain <hostname>")
+    .description("same as `host maintenance start`")
+    .option("-r, --reason <text>", "why (kept in the host's maintenance history and the audit log)")
+    .action(startMaintenance);
+  host
+    .command("up <hostname>")
+    .description("same as `host maintenance complete`")
+    .option("-r, --reason <text>", "why (kept in the host's maintenance history and the audit log)")
+    .action(completeMaintenance);
 }

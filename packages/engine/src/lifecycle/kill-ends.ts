@@ -7,6 +7,8 @@
  * KILLED_FOR_RESTART), and the restart's end names who asked. Neither
  * counts as a failure (run-end.ts: a run ended while KILLING was asked for).
  */
+
+import { describeEvictedRun, HOST_MAINTENANCE_REASON } from "../maintenance/evictions.ts";
 import type { TaskState } from "../vocabulary/task-states.ts";
 import { DEADLINE_EXCEEDED_REASON } from "./max-running-time.ts";
 
@@ -44,5 +46,8 @@ export function endOfKilledRun(
     return { reason: DEADLINE_EXCEEDED_REASON, message: null };
   if (currentReason === RESTART_REQUESTED_REASON)
     return { reason: RESTART_REQUESTED_REASON, message: describeRestartedRun(restartBy) };
+  // An eviction from a host going into maintenance is a restart the system asked for.
+  if (currentReason === HOST_MAINTENANCE_REASON)
+    return { reason: HOST_MAINTENANCE_REASON, message: describeEvictedRun(restartBy) };
   return { reason: reported, message: null };
 }

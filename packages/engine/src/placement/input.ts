@@ -12,7 +12,7 @@ import type { HostState } from "../vocabulary/host-states.ts";
  * DRAINED host is a DRAINING one with no tasks left, so placement sees it as
  * DRAINING.
  */
-export type PlacementHostState = Exclude<HostState, "DRAINED">;
+export type PlacementHostState = Exclude<HostState, "DRAINED" | "LOST">;
 
 /** A range of port numbers, both ends included (a Mesos `ports` range). */
 export interface PortRange {

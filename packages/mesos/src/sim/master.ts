@@ -9,6 +9,7 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Call, CallOf } from "../proto/calls.ts";
 import type { MasterInfo, Resource, URL } from "../proto/messages.ts";
+import type { MachineID } from "../proto/operator.ts";
 import { ResourceBag } from "../resources/bag.ts";
 import { acceptOffers } from "./accept.ts";
 import { SimAgent } from "./agent.ts";
@@ -18,6 +19,7 @@ import { agentRecord } from "./checkpoint/capture.ts";
 import type { CheckpointStore } from "./checkpoint/store.ts";
 import { type AgentSpec, agentAttributes, agentResources } from "./cluster.ts";
 import type { EventStream } from "./event-stream.ts";
+import { MaintenanceBook, type MaintenanceOutcome } from "./maintenance.ts";
 import { SimFramework } from "./model.ts";
 import type { AgentStanding } from "./reconcile.ts";
 import { StatusUpdateQueue } from "./status-updates.ts";
@@ -50,6 +52,10 @@ export class Master {
   readonly removedAgents = new Map<string, "unreachable" | "gone">();
   readonly allocator: Allocator;
   readonly tasks: TaskManager;
+  /** The maintenance schedule and the machines in maintenance (maintenance.ts). */
+  readonly maintenance = new MaintenanceBook();
+  /** Agents taken down with their machine, restarted when its maintenance stops. */
+  private readonly downAgents: { hostname: string; spec: AgentSpec }[] = [];
   /** Set when the sim checkpoints (a data dir kept across restarts). */
   checkpoint: CheckpointStore | undefined;
   /** Agents added from now on are dynamic (re-added from the checkpoint on recovery). */
@@ -299,6 +305,10 @@ export class Master {
       this.startingAgents.delete(id);
     }
     const hostname = spec.hostname ?? `agent-${id.split("-").pop() ?? id}.sim.local`;
+    if (this.maintenance.modeOf({ hostname, ip: this.config.ip }) === "DOWN") {
+      server.close();
+      throw new Error(`machine ${hostname} (${this.config.ip}) is DOWN for maintenance`);
+    }
     const port = (server.address() as AddressInfo).port;
     const url: URL = {
       scheme: "http",
@@ -344,6 +354,45 @@ export class Master {
     for (const fw of this.frameworks.values()) {
       fw.send({ type: "FAILURE", failure: { agent_id: { value: agentId } } });
     }
+  }
+
+  // ---- maintenance (operator calls; maintenance.ts) ------------------------
+
+  /**
+   * START_MAINTENANCE: the machines go DOWN and their agents are removed, as
+   * the operator took them down (their tasks: TASK_GONE_BY_OPERATOR to
+   * partition-aware frameworks, TASK_LOST to others).
+   */
+  startMaintenance(machines: unknown): MaintenanceOutcome {
+    const outcome = this.maintenance.start(machines);
+    if (!outcome.ok) return outcome;
+    for (const agent of [...this.agents.values()]) {
+      const machine = { hostname: agent.hostname, ip: agent.url.address.ip ?? this.config.ip };
+      if (!MaintenanceBook.matches(machine, machines as MachineID[])) continue;
+      if (agent.spec) this.downAgents.push({ hostname: agent.hostname, spec: agent.spec });
+      this.removeAgent(agent.id, { gone: true });
+    }
+    return outcome;
+  }
+
+  /** STOP_MAINTENANCE: the machines are UP; their agents start again (new agent ids). */
+  stopMaintenance(machines: unknown): MaintenanceOutcome {
+    const outcome = this.maintenance.stop(machines);
+    if (!outcome.ok) return outcome;
+    const back = this.downAgents.filter((d) =>
+      MaintenanceBook.matches(
+        { hostname: d.hostname, ip: this.config.ip },
+        machines as MachineID[],
+      ),
+    );
+    for (const d of back) {
+      this.downAgents.splice(this.downAgents.indexOf(d), 1);
+      const { id: _removedId, ...spec } = d.spec;
+      void this.addAgent({ ...spec, hostname: d.hostname }).catch((err: unknown) =>
+        this.config.log(`agent ${d.hostname} could not start after maintenance: ${String(err)}`),
+      );
+    }
+    return outcome;
   }
 
   checkpointAgent(agent: SimAgent): void {

@@ -1,14 +1,19 @@
 /**
  * The master's operator API, `POST /api/v1`, for the calls schedulers and
  * operators use against a cluster: GET_HEALTH, GET_AGENTS (what every
- * registered agent has in total, is allocated and offered) and
- * MARK_AGENT_GONE. Other operator calls are answered 400, naming the call,
- * rather than pretending.
+ * registered agent has in total, is allocated and offered),
+ * MARK_AGENT_GONE, and maintenance (UPDATE_MAINTENANCE_SCHEDULE,
+ * GET_MAINTENANCE_SCHEDULE, GET_MAINTENANCE_STATUS, START_MAINTENANCE,
+ * STOP_MAINTENANCE: maintenance.ts). Calls that change something answer
+ * 200 with an empty body, as Mesos does; refusals 400 with Mesos' sentence.
+ * Other operator calls are answered 400, naming the call, rather than
+ * pretending.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OperatorAgent } from "../proto/operator.ts";
 import { AGENT_PROCESS } from "./agent-endpoint.ts";
 import { json, reply } from "./files-endpoint.ts";
+import type { MaintenanceOutcome } from "./maintenance.ts";
 import type { Master } from "./master.ts";
 
 export async function serveOperator(
@@ -31,7 +36,13 @@ export async function serveOperator(
     );
   }
   const body = await readSmallBody(req);
-  let call: { type?: unknown; mark_agent_gone?: { agent_id?: { value?: unknown } } };
+  let call: {
+    type?: unknown;
+    mark_agent_gone?: { agent_id?: { value?: unknown } };
+    update_maintenance_schedule?: { schedule?: unknown };
+    start_maintenance?: { machines?: unknown };
+    stop_maintenance?: { machines?: unknown };
+  };
   try {
     call = JSON.parse(body) as typeof call;
   } catch (err) {
@@ -56,9 +67,46 @@ export async function serveOperator(
       res.end();
       return;
     }
+    case "GET_MAINTENANCE_SCHEDULE":
+      return json(res, {
+        type: "GET_MAINTENANCE_SCHEDULE",
+        get_maintenance_schedule: { schedule: master.maintenance.getSchedule() },
+      });
+    case "GET_MAINTENANCE_STATUS":
+      return json(res, {
+        type: "GET_MAINTENANCE_STATUS",
+        get_maintenance_status: { status: master.maintenance.status() },
+      });
+    case "UPDATE_MAINTENANCE_SCHEDULE": {
+      const schedule = call.update_maintenance_schedule?.schedule;
+      if (schedule === undefined) {
+        return reply(res, 400, "Expecting 'update_maintenance_schedule' to be present");
+      }
+      return answer(res, master.maintenance.update(schedule));
+    }
+    case "START_MAINTENANCE":
+      if (call.start_maintenance === undefined) {
+        return reply(res, 400, "Expecting 'start_maintenance' to be present");
+      }
+      return answer(res, master.startMaintenance(call.start_maintenance.machines));
+    case "STOP_MAINTENANCE":
+      if (call.stop_maintenance === undefined) {
+        return reply(res, 400, "Expecting 'stop_maintenance' to be present");
+      }
+      return answer(res, master.stopMaintenance(call.stop_maintenance.machines));
     default:
       return reply(res, 400, `mesos-sim does not implement operator call ${String(call.type)}`);
   }
+}
+
+/** 200 with an empty body when done; 400 with the refusal otherwise. */
+function answer(res: ServerResponse, outcome: MaintenanceOutcome): void {
+  if (!outcome.ok) {
+    reply(res, 400, outcome.message);
+    return;
+  }
+  res.writeHead(200, { "Content-Length": "0" });
+  res.end();
 }
 
 export function operatorAgents(master: Master): OperatorAgent[] {

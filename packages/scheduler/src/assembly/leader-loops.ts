@@ -25,13 +25,13 @@ import { holdsAllocation, isTerminalTaskState } from "@peloton/engine";
 import type { ChangeListener, StorageGateway, TaskChange } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import type { SchedulerLoop } from "../common/loop.ts";
-import { drainLoop } from "../hostmgr/drain-loop.ts";
 import type {
   HostAdapter,
   HostAdapterFactory,
   RunningHostAdapter,
   StatusHandler,
 } from "../hostmgr/host-adapter.ts";
+import { maintenanceLoop } from "../hostmgr/maintenance-loop.ts";
 import { unfinishedTasksOf } from "../hostmgr/unfinished-tasks.ts";
 import { JobManager, type JobManagerTuning } from "../jobmgr/job-manager.ts";
 import { PlacementLoop, type PlacementLoopOptions } from "../placement/placement-loop.ts";
@@ -222,6 +222,7 @@ export interface LeaderLoopsOptions {
   /** Replaces the scheduling loops: status updates go here and none of them run (host manager tests). */
   onStatus?: StatusHandler;
   scheduling?: SchedulingTuning;
+  /** Period of the host maintenance loop (drains, evictions, the cluster's maintenance). */
   drainPeriodMs?: number;
   samplePeriodMs?: number;
   /** More loops, started after the host manager's and the leader's own. */
@@ -254,7 +255,12 @@ export function leaderLoops(opts: LeaderLoopsOptions): LeaderLoops {
   });
   const loops = [
     hostManager,
-    drainLoop(gateway, log, opts.drainPeriodMs),
+    maintenanceLoop({
+      gateway,
+      log,
+      adapter: () => hostManager,
+      ...(opts.drainPeriodMs !== undefined ? { periodMs: opts.drainPeriodMs } : {}),
+    }),
     ...(scheduling?.loops() ?? []),
     createEntitlementSampler({
       gateway,

@@ -145,6 +145,12 @@ export type StatusHandler = (update: TaskStatusUpdate) => Promise<void>;
 /** Runs the cluster may still know: reconciled after every (re)connection. */
 export type UnfinishedTasks = () => Promise<ReadonlyArray<{ taskId: string; hostId?: string }>>;
 
+/** A host as its cluster's maintenance knows it: hostname, and its IP when known. */
+export interface MaintenanceMachine {
+  hostname: string;
+  ip: string | null;
+}
+
 export type HostAdapterState = "connecting" | "connected" | "disconnected" | "stopped" | "failed";
 
 export interface HostAdapter extends TaskLogReader {
@@ -161,6 +167,13 @@ export interface HostAdapter extends TaskLogReader {
   kill(taskId: string, opts?: { hostId?: string; gracePeriodSeconds?: number }): Promise<void>;
   /** Asks the cluster to restate these tasks' states (all it knows when the list is empty). */
   reconcile(tasks: ReadonlyArray<{ taskId: string; hostId?: string }>): Promise<void>;
+  /**
+   * Puts the (drained) host into maintenance on the cluster (Mesos: schedule
+   * and START_MAINTENANCE). Idempotent; rejects when the cluster refuses.
+   */
+  startMaintenance(host: MaintenanceMachine): Promise<void>;
+  /** Takes the host out of the cluster's maintenance (Mesos: STOP_MAINTENANCE). Idempotent. */
+  stopMaintenance(host: MaintenanceMachine): Promise<void>;
 }
 
 /** What the scheduler hands an adapter when the leader starts one (a term). */

@@ -12,8 +12,10 @@ import {
   CRASH_LOOP_REASON,
   canTransition,
   describeCrashLoop,
+  describeEvictionKill,
   describeRestartKill,
   describeTaskDecision,
+  HOST_MAINTENANCE_REASON,
   nextTaskAction,
   type RestartBackoff,
   type TaskDecision,
@@ -175,10 +177,14 @@ function apply(
   source: string,
 ): void {
   const previousState = w.state;
-  let reason = REASON_OF[d.action](d);
+  const restartKill = d.action === "KILL" && d.why === "RESTART_REQUESTED";
+  // An eviction from a host in maintenance is a restart the host manager asked for.
+  const eviction = restartKill && row.restartReason === HOST_MAINTENANCE_REASON;
+  let reason = eviction ? HOST_MAINTENANCE_REASON : REASON_OF[d.action](d);
   // A restart's kill names who asked for it.
-  let message =
-    d.action === "KILL" && d.why === "RESTART_REQUESTED"
+  let message = eviction
+    ? describeEvictionKill(row.restartRequestedBy)
+    : restartKill
       ? describeRestartKill(row.restartRequestedBy)
       : describeTaskDecision(d);
   if (d.action === "START_NEW_RUN") {

@@ -39,6 +39,8 @@ const PLACEMENT_STATE: Record<HostState, PlacementHostState> = {
   // Nothing left to drain, and still out of service until brought up.
   DRAINED: "DRAINING",
   DOWN: "DOWN",
+  // Its agent is gone: as out of reach for placement as a host in maintenance.
+  LOST: "DOWN",
 };
 
 /**

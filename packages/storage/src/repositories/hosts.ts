@@ -49,6 +49,8 @@ export interface HostShapeRecord {
 
 export interface HostRecord extends ClusterHost {
   state: HostState;
+  /** Where the operator wants it: DOWN while in maintenance, UP otherwise (Peloton's goal state). */
+  goalState: HostState;
   stateReason: string | null;
   stateSince: Date;
   registeredAt: Date;
@@ -83,11 +85,6 @@ export interface HostListQuery {
   cursor?: string | null;
 }
 
-export type HostStateChange =
-  | { ok: true; before: HostRecord; after: HostRecord }
-  | { ok: false; kind: "not_found" }
-  | { ok: false; kind: "invalid_state"; state: HostState };
-
 /** The SQL expression of each sort key (whitelisted: they are spliced into the query). */
 const SORT_SQL: Record<HostSortKey, string> = {
   hostname: "h.hostname",
@@ -111,6 +108,7 @@ interface HostRow {
   gpu: number;
   ports: [number, number][];
   state: HostState;
+  goal_state: HostState;
   state_reason: string | null;
   state_since: Date;
   registered_at: Date;
@@ -134,6 +132,7 @@ const toRecord = (r: HostRow): HostRecord => ({
   gpu: r.gpu,
   ports: r.ports,
   state: r.state,
+  goalState: r.goal_state,
   stateReason: r.state_reason,
   stateSince: r.state_since,
   registeredAt: r.registered_at,
@@ -146,7 +145,7 @@ const toRecord = (r: HostRow): HostRecord => ({
 function selectHosts(where: Prisma.Sql, sortSql: string, tail: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     SELECT h.hostname, h.agent_id, h.agent_url, h.attributes, h.cpu, h.mem_mb, h.disk_mb, h.gpu,
-           h.ports, h.state::text AS state, h.state_reason, h.state_since, h.registered_at,
+           h.ports, h.state::text AS state, h.goal_state::text AS goal_state, h.state_reason, h.state_since, h.registered_at,
            h.last_seen_at,
            coalesce(a.cpu, 0)::float8 AS alloc_cpu, coalesce(a.mem, 0)::float8 AS alloc_mem,
            coalesce(a.disk, 0)::float8 AS alloc_disk, coalesce(a.gpu, 0)::float8 AS alloc_gpu,
@@ -265,8 +264,9 @@ export function hostsRepository(db: DbOrTx) {
 
     /**
      * Records hosts the cluster reports as registered, in one statement. A
-     * DOWN host that is back becomes UP; an operator's DRAINING or DRAINED
-     * stays. Returns the hostnames whose row was inserted or changed state.
+     * LOST host that is back becomes UP; maintenance states (DRAINING,
+     * DRAINED, DOWN) stay: only completing the maintenance ends them.
+     * Returns the hostnames whose row was inserted or changed state.
      */
     async recordRegistered(hosts: readonly ClusterHost[]): Promise<string[]> {
       if (hosts.length === 0) return [];
@@ -287,9 +287,9 @@ export function hostsRepository(db: DbOrTx) {
           agent_url = coalesce(EXCLUDED.agent_url, h.agent_url),
           attributes = EXCLUDED.attributes, cpu = EXCLUDED.cpu, mem_mb = EXCLUDED.mem_mb,
           disk_mb = EXCLUDED.disk_mb, gpu = EXCLUDED.gpu, ports = EXCLUDED.ports,
-          state = CASE WHEN h.state = 'DOWN' THEN 'UP' ELSE h.state END,
-          state_reason = CASE WHEN h.state = 'DOWN' THEN NULL ELSE h.state_reason END,
-          state_since = CASE WHEN h.state = 'DOWN' THEN now() ELSE h.state_since END,
+          state = CASE WHEN h.state = 'LOST' THEN 'UP' ELSE h.state END,
+          state_reason = CASE WHEN h.state = 'LOST' THEN NULL ELSE h.state_reason END,
+          state_since = CASE WHEN h.state = 'LOST' THEN now() ELSE h.state_since END,
           last_seen_at = now(), updated_at = now()
         RETURNING hostname`;
       const changed = rows.map((r) => r.hostname);
@@ -297,63 +297,30 @@ export function hostsRepository(db: DbOrTx) {
       return changed;
     },
 
-    /** Marks DOWN the hosts of these agents (lost, removed), with why. Returns their hostnames. */
-    async markAgentsDown(agentIds: readonly string[], reason: string): Promise<string[]> {
+    /**
+     * Marks LOST the UP hosts of these agents (lost, removed), with why.
+     * A host in maintenance keeps its maintenance state: the operator's
+     * intent outlives the agent (a DOWN host's agent is removed on purpose).
+     * Returns their hostnames.
+     */
+    async markAgentsLost(agentIds: readonly string[], reason: string): Promise<string[]> {
       if (agentIds.length === 0) return [];
       const rows = await db.$queryRaw<{ hostname: string }[]>`
-        UPDATE hosts SET state = 'DOWN', state_reason = ${reason}, state_since = now(),
+        UPDATE hosts SET state = 'LOST', state_reason = ${reason}, state_since = now(),
                          updated_at = now()
-        WHERE agent_id = ANY(${[...agentIds]}::text[]) AND state <> 'DOWN'
+        WHERE agent_id = ANY(${[...agentIds]}::text[]) AND state = 'UP'
         RETURNING hostname`;
       const hostnames = rows.map((r) => r.hostname);
       await announce(hostnames);
       return hostnames;
     },
 
-    /** Marks DOWN every host that is not among `registered` hostnames (the cluster no longer has it). */
-    async markMissingDown(registered: readonly string[], reason: string): Promise<string[]> {
+    /** Marks LOST every UP host that is not among `registered` hostnames (the cluster no longer has it). */
+    async markMissingLost(registered: readonly string[], reason: string): Promise<string[]> {
       const rows = await db.$queryRaw<{ hostname: string }[]>`
-        UPDATE hosts SET state = 'DOWN', state_reason = ${reason}, state_since = now(),
+        UPDATE hosts SET state = 'LOST', state_reason = ${reason}, state_since = now(),
                          updated_at = now()
-        WHERE state <> 'DOWN' AND NOT (hostname = ANY(${[...registered]}::text[]))
-        RETURNING hostname`;
-      const hostnames = rows.map((r) => r.hostname);
-      await announce(hostnames);
-      return hostnames;
-    },
-
-    /**
-     * An operator's drain (UP → DRAINING: nothing new is placed there) or
-     * bring-up (DRAINING/DRAINED → UP). Any other starting state is refused
-     * with the state it is in; nothing changes then.
-     */
-    async changeState(
-      hostname: string,
-      to: "DRAINING" | "UP",
-      reason: string,
-    ): Promise<HostStateChange> {
-      const before = await get(hostname);
-      if (before === null) return { ok: false, kind: "not_found" };
-      const from: readonly HostState[] = to === "DRAINING" ? ["UP"] : ["DRAINING", "DRAINED"];
-      if (!from.includes(before.state))
-        return { ok: false, kind: "invalid_state", state: before.state };
-      await db.host.update({
-        where: { hostname },
-        data: { state: to, stateReason: reason, stateSince: new Date() },
-      });
-      await announce([hostname]);
-      const after = await get(hostname);
-      return { ok: true, before, after: after ?? before };
-    },
-
-    /** DRAINING hosts without allocated tasks become DRAINED. Returns their hostnames. */
-    async completeDrains(): Promise<string[]> {
-      const rows = await db.$queryRaw<{ hostname: string }[]>`
-        UPDATE hosts h SET state = 'DRAINED', state_reason = 'no tasks left after the drain',
-                           state_since = now(), updated_at = now()
-        WHERE h.state = 'DRAINING' AND NOT EXISTS (
-          SELECT 1 FROM tasks t
-          WHERE t.hostname = h.hostname AND t.state::text = ANY(${[...ALLOCATING_TASK_STATES]}::text[]))
+        WHERE state = 'UP' AND NOT (hostname = ANY(${[...registered]}::text[]))
         RETURNING hostname`;
       const hostnames = rows.map((r) => r.hostname);
       await announce(hostnames);

@@ -78,6 +78,7 @@ export function taskIntentsRepository(db: DbOrTx) {
           desired_run = CASE WHEN ${bump} THEN t.run_id + 1 ELSE t.desired_run END,
           restart_requested_by = CASE WHEN ${bump} THEN ${opts.restartBy ?? null}::text
                                       ELSE t.restart_requested_by END,
+          restart_reason = CASE WHEN ${bump} THEN NULL ELSE t.restart_reason END,
           version = t.version + 1, updated_at = now()
         FROM locked l
         WHERE t.id = l.id

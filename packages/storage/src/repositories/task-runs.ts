@@ -30,6 +30,8 @@ export interface TaskRunRow {
   restartRequestedBy: string | null;
   /** The config version the instance should run: a new run is launched with it. */
   desiredConfigVersion: number;
+  /** Why the system asked for that restart ("HOST_MAINTENANCE": evicted); null for an operator's. */
+  restartReason: string | null;
 }
 
 /** A RUNNING run of a job with `sla.maxRunningTime` (seconds), and when it started running. */
@@ -43,6 +45,7 @@ const COLUMNS = Prisma.raw(`
   t.state::text AS state, t.goal_state::text AS goal_state, t.failure_count, t.reason,
   t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at, t.restart_requested_by,
   t.desired_config_version,
+  t.restart_reason,
   CASE WHEN t.health_run_id = t.run_id THEN t.health::text END AS health`);
 
 interface Row {
@@ -63,6 +66,7 @@ interface Row {
   health: HealthState | null;
   restart_requested_by: string | null;
   desired_config_version: number;
+  restart_reason: string | null;
 }
 
 const toRun = (r: Row): TaskRunRow => ({
@@ -83,6 +87,7 @@ const toRun = (r: Row): TaskRunRow => ({
   health: r.health,
   restartRequestedBy: r.restart_requested_by,
   desiredConfigVersion: r.desired_config_version,
+  restartReason: r.restart_reason,
 });
 
 /**

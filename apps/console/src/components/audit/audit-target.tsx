@@ -9,7 +9,7 @@ export function targetHref(targetType: string, targetId: string): string | null 
     case "job":
       return `/jobs/${encodeURIComponent(targetId)}`;
     case "host":
-      return `/hosts?q=${encodeURIComponent(targetId)}`;
+      return `/hosts/${encodeURIComponent(targetId)}`;
     default:
       return null;
   }

@@ -1,12 +1,11 @@
 "use client";
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRef, useState } from "react";
-import { toast } from "sonner";
 import { AccessNote } from "@/components/identity/access-note";
 import { refusal, useAccessDecider } from "@/components/identity/use-access";
 import { Button } from "@/components/ui/button";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LoadError } from "@/components/ui/load-error";
 import { PageHeader } from "@/components/ui/page-header";
@@ -30,14 +29,19 @@ import {
   type SortKey,
   writeHostsQuery,
 } from "./hosts-query";
+import {
+  MaintenanceDialog,
+  type MaintenanceKind,
+  type MaintenanceTarget,
+} from "./maintenance-dialog";
 
 /** Past this many rows the table renders only what is on screen. */
 const VIRTUAL_FROM = 60;
 const ROW_PX = 52;
 
-type Action = { kind: "drain" | "up"; host: HostRow };
-/** Why the signed-in person may not drain or bring up hosts (undefined: they may). */
-type Refused = Record<Action["kind"], string | undefined>;
+type Action = { kind: MaintenanceKind; host: HostRow };
+/** Why the signed-in person may not start or complete maintenance (undefined: they may). */
+type Refused = Record<MaintenanceKind, string | undefined>;
 
 export function HostsView({ initial, initialQuery }: { initial: HostsPage; initialQuery: string }) {
   const trpc = useTRPC();
@@ -53,33 +57,28 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
   const zones = useQuery(trpc.hosts.zones.queryOptions());
   const [action, setAction] = useState<Action | null>(null);
   const decide = useAccessDecider();
-  const drainAccess = decide({ kind: "host.act", verb: "drain", hostname: "" });
+  const startAccess = decide({ kind: "host.act", verb: "startMaintenance", hostname: "" });
   const refused: Refused = {
-    drain: refusal(drainAccess),
-    up: refusal(decide({ kind: "host.act", verb: "up", hostname: "" })),
+    start: refusal(startAccess),
+    complete: refusal(decide({ kind: "host.act", verb: "completeMaintenance", hostname: "" })),
   };
 
   // Any change of filter or sort starts again at the first page.
   const go = (next: Partial<HostsQuery>) => setQuery({ cursor: null, ...next });
 
-  const onDone = (verb: string) => ({
-    onSuccess: (h: { hostname: string; state: string }) => {
-      toast.success(`${h.hostname} is ${h.state}`, { description: verb });
-      setAction(null);
-    },
-    onError: (err: { message: string }) => toast.error(err.message),
-  });
-  const drain = useMutation(
-    trpc.hosts.drain.mutationOptions(onDone("Nothing new will be placed there.")),
-  );
-  const up = useMutation(trpc.hosts.up.mutationOptions(onDone("It takes new work again.")));
+  const target: MaintenanceTarget | null = action && {
+    kind: action.kind,
+    hostname: action.host.hostname,
+    state: action.host.state,
+    tasks: action.host.tasks,
+  };
 
   const items = list.data?.items ?? [];
   const filtered = isFiltered(query);
   return (
     <div className="space-y-4">
       <PageHeader title="Hosts" live={list} />
-      <AccessNote access={drainAccess} />
+      <AccessNote access={startAccess} />
 
       <fieldset className="flex flex-wrap items-center gap-3" aria-label="Filters">
         <input
@@ -167,33 +166,7 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
         onNext={(cursor) => go({ cursor })}
       />
 
-      <ConfirmDialog
-        open={action !== null}
-        onOpenChange={(open) => !open && setAction(null)}
-        title={
-          action?.kind === "drain"
-            ? `Drain ${action.host.hostname}?`
-            : `Bring ${action?.host.hostname} back up?`
-        }
-        confirmLabel={action?.kind === "drain" ? "Drain host" : "Bring up"}
-        tone={action?.kind === "drain" ? "danger" : "default"}
-        busy={drain.isPending || up.isPending}
-        onConfirm={() => {
-          if (!action) return;
-          const mutation = action.kind === "drain" ? drain : up;
-          mutation.mutate({ hostname: action.host.hostname });
-        }}
-      >
-        {action?.kind === "drain" ? (
-          <p>
-            Nothing new is placed on it from now on. Its {formatCount(action.host.tasks)} task
-            {action.host.tasks === 1 ? "" : "s"} keep running; it becomes DRAINED when none are
-            left.
-          </p>
-        ) : (
-          <p>New tasks may be placed on it again.</p>
-        )}
-      </ConfirmDialog>
+      <MaintenanceDialog target={target} onClose={() => setAction(null)} />
     </div>
   );
 }
@@ -285,11 +258,16 @@ function HostRowView({
     <tr
       data-host={h.hostname}
       data-state={h.state}
-      className={`border-b border-border align-top last:border-0 hover:bg-surface-2/60 ${h.state === "DOWN" ? "text-muted" : ""}`}
+      className={`border-b border-border align-top last:border-0 hover:bg-surface-2/60 ${h.state === "DOWN" || h.state === "LOST" ? "text-muted" : ""}`}
       style={{ height: ROW_PX }}
     >
       <td className="py-2 pl-3 pr-3">
-        <span className="font-mono font-medium">{h.hostname}</span>
+        <Link
+          href={`/hosts/${encodeURIComponent(h.hostname)}`}
+          className="font-mono font-medium text-accent hover:underline"
+        >
+          {h.hostname}
+        </Link>
         <p className="max-w-52 truncate font-mono text-xs text-muted" title={`agent ${h.agentId}`}>
           {h.agentId}
         </p>
@@ -356,33 +334,49 @@ function HostRowView({
         {formatCount(h.tasks)}
       </td>
       <td className="whitespace-nowrap py-2 pr-3 text-right">
-        {h.state === "UP" && (
-          <Button
-            size="sm"
-            onClick={() => onAction({ kind: "drain", host: h })}
-            disabledReason={refused.drain}
-          >
-            Drain
-          </Button>
-        )}
-        {(h.state === "DRAINING" || h.state === "DRAINED") && (
-          <Button
-            size="sm"
-            onClick={() => onAction({ kind: "up", host: h })}
-            disabledReason={refused.up}
-          >
-            Bring up
-          </Button>
-        )}
-        {h.state === "DOWN" && (
-          <span
-            className="text-xs text-muted"
-            title="A DOWN host comes back UP when its agent re-registers"
-          >
-            waiting for its agent
-          </span>
-        )}
+        <MaintenanceCell h={h} onAction={onAction} refused={refused} />
       </td>
     </tr>
+  );
+}
+
+/** The row's maintenance action, or what the host is waiting for. */
+function MaintenanceCell({
+  h,
+  onAction,
+  refused,
+}: {
+  h: HostRow;
+  onAction: (a: Action) => void;
+  refused: Refused;
+}) {
+  if (h.state === "UP" && h.goalState === "UP")
+    return (
+      <Button
+        size="sm"
+        onClick={() => onAction({ kind: "start", host: h })}
+        disabledReason={refused.start}
+      >
+        Start maintenance
+      </Button>
+    );
+  if (h.state === "LOST")
+    return (
+      <span
+        className="text-xs text-muted"
+        title="A LOST host comes back UP when its agent registers with the cluster again"
+      >
+        waiting for its agent
+      </span>
+    );
+  if (h.goalState === "UP") return <span className="text-xs text-muted">coming back UP</span>;
+  return (
+    <Button
+      size="sm"
+      onClick={() => onAction({ kind: "complete", host: h })}
+      disabledReason={refused.complete}
+    >
+      Complete maintenance
+    </Button>
   );
 }

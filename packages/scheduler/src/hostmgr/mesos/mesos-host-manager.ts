@@ -7,8 +7,8 @@
  *   OFFERS ─▶ offer pool (acquire/release/launch)     RESCIND ─▶ out of the pool
  *          ─▶ volumes of deleted instances: DESTROY + UNRESERVE (volume-cleanup)
  *   UPDATE ─▶ status pipeline ─▶ handler (write) ─▶ ACKNOWLEDGE
- *   FAILURE ─▶ the agent's host DOWN, its offers gone  stream lost ─▶ every offer void
- *   every few seconds ─▶ GET_AGENTS ─▶ hosts in PostgreSQL (totals, UP/DOWN)
+ *   FAILURE ─▶ the agent's host LOST, its offers gone  stream lost ─▶ every offer void
+ *   every few seconds ─▶ GET_AGENTS ─▶ hosts in PostgreSQL (totals, UP/LOST)
  *                     ─▶ held offers' volumes looked at again
  *
  * stop() closes the subscription without TEARDOWN: the framework and its
@@ -28,6 +28,7 @@ import type {
   HostLease,
   HostResources,
   LaunchResult,
+  MaintenanceMachine,
   RunningHostAdapter,
   StatusHandler,
   TaskLaunch,
@@ -37,6 +38,7 @@ import type { TaskLogRequest, TaskLogResult } from "../task-logs.ts";
 import { agentUrlString, clusterHostOf } from "./cluster-hosts.ts";
 import { DEFAULT_FRAMEWORK_NAME } from "./framework.ts";
 import { planLaunch } from "./launch-operations.ts";
+import { bringMachineUp, putMachineDown } from "./maintenance-calls.ts";
 import { OfferPool, summarise } from "./offer-pool.ts";
 import { readTaskLog } from "./sandbox-logs.ts";
 import { StatusPipeline } from "./status-pipeline.ts";
@@ -220,9 +222,9 @@ export class MesosHostManager implements RunningHostAdapter {
       this.written.delete(agentId);
       this.removedAt.set(agentId, ++this.removalSeq);
       void this.opts.gateway.hosts
-        .markAgentsDown([agentId], "agent removed from the cluster")
+        .markAgentsLost([agentId], "agent removed from the cluster")
         .then(() => this.opts.onHostsChanged?.())
-        .catch((err: unknown) => this.log.error({ err, agentId }, "could not mark the host down"));
+        .catch((err: unknown) => this.log.error({ err, agentId }, "could not mark the host lost"));
       this.kickRefresh();
     });
     client.on("disconnected", (d) => {
@@ -339,7 +341,7 @@ export class MesosHostManager implements RunningHostAdapter {
     await this.opts.gateway.hosts.recordRegistered(changed);
     for (const h of changed) this.written.set(h.agentId, JSON.stringify(h));
     for (const id of [...this.written.keys()]) if (!present.has(id)) this.written.delete(id);
-    const down = await this.opts.gateway.hosts.markMissingDown(
+    const down = await this.opts.gateway.hosts.markMissingLost(
       hosts.map((h) => h.hostname),
       "not registered with the Mesos master",
     );
@@ -404,6 +406,16 @@ export class MesosHostManager implements RunningHostAdapter {
   /** From the run's sandbox on its agent (sandbox-logs.ts), as any replica reads it. */
   taskLog(req: TaskLogRequest): Promise<TaskLogResult> {
     return readTaskLog(this.opts.gateway, req, this.frameworkName);
+  }
+
+  async startMaintenance(host: MaintenanceMachine): Promise<void> {
+    await putMachineDown(this.leaderUrl ?? this.firstMaster(), host);
+    this.kickRefresh();
+  }
+
+  async stopMaintenance(host: MaintenanceMachine): Promise<void> {
+    await bringMachineUp(this.leaderUrl ?? this.firstMaster(), host);
+    this.kickRefresh();
   }
 
   async reconcile(tasks: ReadonlyArray<{ taskId: string; hostId?: string }>): Promise<void> {
