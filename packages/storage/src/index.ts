@@ -92,7 +92,17 @@ export type {
   PlacedTaskRow,
   ReadyTaskRow,
 } from "./repositories/placement-reads.ts";
+export type {
+  AttentionHostRecord,
+  AttentionJobRecord,
+  FailedUpdateRecord,
+} from "./repositories/attention-reads.ts";
 export type { Page, PoolChangeRecord } from "./repositories/pool-history.ts";
+export type {
+  JobHitRecord,
+  TaskHitRecord,
+  VolumeHitRecord,
+} from "./repositories/search-reads.ts";
 export { type PoolSnapshotJson, poolSnapshot } from "./repositories/pool-mapping.ts";
 export {
   PREEMPTED_REASON,

@@ -3,11 +3,13 @@
  * console's forms and the CLI. Imports nothing but zod, so it is safe in a
  * browser bundle.
  */
+export * from "./attention.ts";
 export * from "./audit.ts";
 export * from "./identity.ts";
 export * from "./jobs.ts";
 export * from "./limits.ts";
 export * from "./pools.ts";
+export * from "./search.ts";
 export * from "./preemptions.ts";
 export * from "./tasks.ts";
 export * from "./vocabulary.ts";

@@ -180,6 +180,34 @@ export function hostsRepository(db: DbOrTx) {
       ? changesRepository(db).announce({ topic: "hosts", keys: hostnames })
       : Promise.resolve();
 
+  /**
+   * Hosts matching `which` (and not DOWN yet) become DOWN with `reason`; each
+   * gets its audit row ("host.down" by the system: the activity feed shows a
+   * host going down) in the same statement, so the two commit together.
+   */
+  const markDown = async (which: Prisma.Sql, reason: string): Promise<string[]> => {
+    const rows = await db.$queryRaw<{ hostname: string; audit: string | null }[]>`
+      WITH down AS (
+        UPDATE hosts h SET state = 'DOWN', state_reason = ${reason}, state_since = now(),
+                           updated_at = now()
+        FROM hosts was
+        WHERE was.hostname = h.hostname AND h.state <> 'DOWN' AND ${which}
+        RETURNING h.hostname, was.state::text AS was, was.state_reason AS was_reason),
+      logged AS (
+        INSERT INTO audit_log (actor, via, action, target_type, target_id, before, after)
+        SELECT 'system', 'system', 'host.down', 'host', d.hostname,
+               jsonb_build_object('state', d.was, 'reason', d.was_reason),
+               jsonb_build_object('state', 'DOWN', 'reason', ${reason}::text)
+        FROM down d
+        RETURNING id, target_id)
+      SELECT d.hostname, l.id::text AS audit FROM down d LEFT JOIN logged l ON l.target_id = d.hostname`;
+    const hostnames = rows.map((r) => r.hostname);
+    await announce(hostnames);
+    const audit = rows.flatMap((r) => (r.audit === null ? [] : [r.audit]));
+    if (audit.length > 0) await changesRepository(db).announce({ topic: "audit", keys: audit });
+    return hostnames;
+  };
+
   const get = async (hostname: string): Promise<HostRecord | null> => {
     const rows = await db.$queryRaw<HostRow[]>(
       selectHosts(Prisma.sql`h.hostname = ${hostname}`, SORT_SQL.hostname, Prisma.empty),
@@ -300,26 +328,12 @@ export function hostsRepository(db: DbOrTx) {
     /** Marks DOWN the hosts of these agents (lost, removed), with why. Returns their hostnames. */
     async markAgentsDown(agentIds: readonly string[], reason: string): Promise<string[]> {
       if (agentIds.length === 0) return [];
-      const rows = await db.$queryRaw<{ hostname: string }[]>`
-        UPDATE hosts SET state = 'DOWN', state_reason = ${reason}, state_since = now(),
-                         updated_at = now()
-        WHERE agent_id = ANY(${[...agentIds]}::text[]) AND state <> 'DOWN'
-        RETURNING hostname`;
-      const hostnames = rows.map((r) => r.hostname);
-      await announce(hostnames);
-      return hostnames;
+      return markDown(Prisma.sql`h.agent_id = ANY(${[...agentIds]}::text[])`, reason);
     },
 
     /** Marks DOWN every host that is not among `registered` hostnames (the cluster no longer has it). */
     async markMissingDown(registered: readonly string[], reason: string): Promise<string[]> {
-      const rows = await db.$queryRaw<{ hostname: string }[]>`
-        UPDATE hosts SET state = 'DOWN', state_reason = ${reason}, state_since = now(),
-                         updated_at = now()
-        WHERE state <> 'DOWN' AND NOT (hostname = ANY(${[...registered]}::text[]))
-        RETURNING hostname`;
-      const hostnames = rows.map((r) => r.hostname);
-      await announce(hostnames);
-      return hostnames;
+      return markDown(Prisma.sql`NOT (h.hostname = ANY(${[...registered]}::text[]))`, reason);
     },
 
     /**
