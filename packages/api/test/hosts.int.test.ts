@@ -160,7 +160,13 @@ describe("system.leader and search", () => {
     await cluster(3);
     const hits = await caller.search.query({ q: "node-02" });
     expect(hits).toEqual([
-      { kind: "host", label: "node-02.test", detail: "host · UP", href: "/hosts?q=node-02.test" },
+      {
+        kind: "host",
+        label: "node-02.test",
+        detail: "host · UP",
+        href: "/hosts?q=node-02.test",
+        target: { type: "host", hostname: "node-02.test", state: "UP" },
+      },
     ]);
   });
 });

@@ -44,6 +44,11 @@ export type {
   PendingTaskRow,
   PoolHeld,
 } from "./repositories/admission-reads.ts";
+export type {
+  AttentionHostRecord,
+  AttentionJobRecord,
+  FailedUpdateRecord,
+} from "./repositories/attention-reads.ts";
 export {
   AUDIT_OUTCOMES,
   type AuditEntry,
@@ -92,17 +97,7 @@ export type {
   PlacedTaskRow,
   ReadyTaskRow,
 } from "./repositories/placement-reads.ts";
-export type {
-  AttentionHostRecord,
-  AttentionJobRecord,
-  FailedUpdateRecord,
-} from "./repositories/attention-reads.ts";
 export type { Page, PoolChangeRecord } from "./repositories/pool-history.ts";
-export type {
-  JobHitRecord,
-  TaskHitRecord,
-  VolumeHitRecord,
-} from "./repositories/search-reads.ts";
 export { type PoolSnapshotJson, poolSnapshot } from "./repositories/pool-mapping.ts";
 export {
   PREEMPTED_REASON,
@@ -131,6 +126,11 @@ export type {
   PoolStateUsage,
   PreemptorTaskRow,
 } from "./repositories/preemptor-reads.ts";
+export type {
+  JobHitRecord,
+  TaskHitRecord,
+  VolumeHitRecord,
+} from "./repositories/search-reads.ts";
 export type {
   TaskChange,
   TaskChangesOutcome,

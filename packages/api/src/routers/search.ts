@@ -9,8 +9,8 @@
  */
 import type { GoalState, HostState, JobState, JobType, TaskState } from "@peloton/engine";
 import type { JobHitRecord, TaskHitRecord } from "@peloton/storage";
-import { protectedProcedure } from "../auth/authorize.ts";
 import type { SignedInContext } from "../auth/authorize.ts";
+import { protectedProcedure } from "../auth/authorize.ts";
 import { poolHref } from "../schemas/pools.ts";
 import { mergeHitGroups, parseSearch, searchInput, uuidPrefixRange } from "../schemas/search.ts";
 import { router } from "../trpc.ts";
@@ -30,7 +30,14 @@ export type SearchTarget =
       poolPath: string;
       instanceCount: number;
     }
-  | { type: "task"; jobId: string; jobName: string; instance: number; state: TaskState; poolPath: string }
+  | {
+      type: "task";
+      jobId: string;
+      jobName: string;
+      instance: number;
+      state: TaskState;
+      poolPath: string;
+    }
   | { type: "pool"; path: string }
   | { type: "host"; hostname: string; state: HostState }
   | { type: "volume"; id: string; jobId: string; instance: number };
@@ -119,12 +126,7 @@ export const searchRouter = router({
         }
         case "instance": {
           // The job by a part of its name, or by its id or the id's start.
-          const jobs = await jobsForText(
-            ctx,
-            intent.job,
-            uuidPrefixRange(intent.job),
-            input.limit,
-          );
+          const jobs = await jobsForText(ctx, intent.job, uuidPrefixRange(intent.job), input.limit);
           const tasks = await Promise.all(
             jobs
               .filter((j) => intent.instance < j.instanceCount)
@@ -161,7 +163,12 @@ export const searchRouter = router({
                 label: v.id,
                 detail: `volume · ${v.jobName}/${v.instanceId} on ${v.hostname} · ${v.state}`,
                 href: `/jobs/${v.jobId}/tasks/${v.instanceId}`,
-                target: { type: "volume" as const, id: v.id, jobId: v.jobId, instance: v.instanceId },
+                target: {
+                  type: "volume" as const,
+                  id: v.id,
+                  jobId: v.jobId,
+                  instance: v.instanceId,
+                },
               })),
             ],
             input.limit,

@@ -56,7 +56,12 @@ export function poolConcerns(
   const out: PoolConcern[] = [];
   for (const kind of RESOURCE_KINDS) {
     const n = resources[kind];
-    const numbers = { kind, entitlement: n.entitlement, allocation: n.allocation, demand: n.demand };
+    const numbers = {
+      kind,
+      entitlement: n.entitlement,
+      allocation: n.allocation,
+      demand: n.demand,
+    };
     if (n.allocation > n.entitlement + EPSILON) out.push({ code: "OVER_ENTITLEMENT", ...numbers });
     else if (isLeaf && n.demand > EPSILON && n.allocation + n.demand > n.entitlement + EPSILON)
       out.push({ code: "BLOCKED", ...numbers });

@@ -89,8 +89,10 @@ const isRange = (v: unknown): v is { from: number; to: number } =>
  */
 export function formatAuditValue(value: unknown): string {
   if (value === null || value === undefined) return "—";
-  if (isRange(value)) return value.from === value.to ? `${value.from}` : `${value.from}–${value.to}`;
-  if (Array.isArray(value)) return value.length === 0 ? "(none)" : value.map(formatAuditValue).join(", ");
+  if (isRange(value))
+    return value.from === value.to ? `${value.from}` : `${value.from}–${value.to}`;
+  if (Array.isArray(value))
+    return value.length === 0 ? "(none)" : value.map(formatAuditValue).join(", ");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }

@@ -54,11 +54,11 @@ export function uuidPrefixRange(text: string): { low: string; high: string } | n
   if (!/^[0-9a-f-]+$/.test(lower)) return null;
   const hex = lower.replace(/-/g, "");
   if (hex.length < MIN_ID_PREFIX || hex.length > 32) return null;
-  // The dashes typed must sit where a UUID has them (8-4-4-4-12).
+  // Dashes, when typed, must sit where a UUID has them (8-4-4-4-12).
   const dashed = (h: string) =>
     `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   const low = dashed(hex.padEnd(32, "0"));
-  if (!low.startsWith(lower)) return null;
+  if (lower.includes("-") && !low.startsWith(lower)) return null;
   return { low, high: dashed(hex.padEnd(32, "f")) };
 }
 

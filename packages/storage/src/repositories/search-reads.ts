@@ -42,7 +42,8 @@ export interface VolumeHitRecord {
   state: VolumeState;
 }
 
-const JOB_FROM = Prisma.raw(`SELECT j.id::text AS id, j.name, j.state::text AS state, j.goal_state::text AS "goalState",
+const JOB_FROM =
+  Prisma.raw(`SELECT j.id::text AS id, j.name, j.state::text AS state, j.goal_state::text AS "goalState",
   j.type::text AS type, j.owner, j.instance_count AS "instanceCount", j.version, p.path AS "poolPath"
   FROM jobs j JOIN resource_pools p ON p.id = j.pool_id`);
 
