@@ -115,7 +115,7 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
           action: "scheduler.lead",
           targetType: "scheduler",
           targetId: holder,
-          after: { holder, epoch },
+          after: { holder, epoch: Number(epoch) },
         })
         .catch((err: unknown) =>
           log.warn({ err: String(err) }, "could not record the start of leadership"),

@@ -53,8 +53,14 @@ export interface HostRecord extends ClusterHost {
   stateSince: Date;
   registeredAt: Date;
   lastSeenAt: Date;
-  /** Held by the host's tasks in allocating states. */
+  /**
+   * Held by the host's tasks in allocating states; disk also counts the
+   * host's persistent volumes (`volumesMb`), which hold their disk whether
+   * or not a task runs.
+   */
   allocated: { cpu: number; memMb: number; diskMb: number; gpu: number };
+  /** Disk held by the host's created persistent volumes (counted in `diskMb` and `allocated.diskMb`). */
+  volumesMb: number;
   /** Tasks on the host in allocating states (placed through running, until killed). */
   tasks: number;
 }
@@ -119,6 +125,7 @@ interface HostRow {
   alloc_mem: number;
   alloc_disk: number;
   alloc_gpu: number;
+  volumes_mb: number;
   tasks: number;
   sort_value: string | number | Date | null;
 }
@@ -130,7 +137,9 @@ const toRecord = (r: HostRow): HostRecord => ({
   attributes: r.attributes,
   cpu: r.cpu,
   memMb: r.mem_mb,
-  diskMb: r.disk_mb,
+  // The cluster reports a volume's disk apart from the agent's free disk:
+  // added back, the host's total stays what the machine has.
+  diskMb: r.disk_mb + r.volumes_mb,
   gpu: r.gpu,
   ports: r.ports,
   state: r.state,
@@ -138,7 +147,13 @@ const toRecord = (r: HostRow): HostRecord => ({
   stateSince: r.state_since,
   registeredAt: r.registered_at,
   lastSeenAt: r.last_seen_at,
-  allocated: { cpu: r.alloc_cpu, memMb: r.alloc_mem, diskMb: r.alloc_disk, gpu: r.alloc_gpu },
+  allocated: {
+    cpu: r.alloc_cpu,
+    memMb: r.alloc_mem,
+    diskMb: r.alloc_disk + r.volumes_mb,
+    gpu: r.alloc_gpu,
+  },
+  volumesMb: r.volumes_mb,
   tasks: r.tasks,
 });
 
@@ -151,6 +166,8 @@ function selectHosts(where: Prisma.Sql, sortSql: string, tail: Prisma.Sql): Pris
            coalesce(a.cpu, 0)::float8 AS alloc_cpu, coalesce(a.mem, 0)::float8 AS alloc_mem,
            coalesce(a.disk, 0)::float8 AS alloc_disk, coalesce(a.gpu, 0)::float8 AS alloc_gpu,
            coalesce(a.tasks, 0)::int AS tasks,
+           coalesce((SELECT sum(v.size_mb) FROM volumes v
+                     WHERE v.hostname = h.hostname AND v.state = 'CREATED'), 0)::float8 AS volumes_mb,
            (${Prisma.raw(sortSql)})${Prisma.raw(sortSql === "h.state" ? "::text" : "")} AS sort_value
     FROM hosts h
     LEFT JOIN LATERAL (

@@ -1,5 +1,4 @@
 "use client";
-import { format } from "date-fns";
 import { useLive } from "@/lib/live";
 import { describeLive, type LiveTone } from "@/lib/live-words";
 import { formatAbsolute } from "@/lib/time";
