@@ -147,23 +147,6 @@ export function CommandPalette() {
                 ? "Searching…"
                 : `Nothing matches “${q.trim()}”.`}
           </Command.Empty>
-          {actions.length > 0 && (
-            <Command.Group heading="Actions" className={GROUP}>
-              {actions.map((a) => (
-                <Command.Item key={a.id} value={a.id} onSelect={() => run(a)} className={ITEM}>
-                  {a.kind === "open" ? (
-                    <ScrollText className="size-4 text-muted" aria-hidden />
-                  ) : (
-                    <Zap className="size-4 text-muted" aria-hidden />
-                  )}
-                  <span className="flex-1 truncate">{a.label}</span>
-                  <span className="text-xs text-muted">
-                    {a.kind === "open" ? "open" : "asks first"}
-                  </span>
-                </Command.Item>
-              ))}
-            </Command.Group>
-          )}
           {KIND_ORDER.map((kind) => {
             const group = hits.filter((h) => h.kind === kind);
             if (group.length === 0) return null;
@@ -187,6 +170,23 @@ export function CommandPalette() {
               </Command.Group>
             );
           })}
+          {actions.length > 0 && (
+            <Command.Group heading="Actions" className={GROUP}>
+              {actions.map((a) => (
+                <Command.Item key={a.id} value={a.id} onSelect={() => run(a)} className={ITEM}>
+                  {a.kind === "open" ? (
+                    <ScrollText className="size-4 text-muted" aria-hidden />
+                  ) : (
+                    <Zap className="size-4 text-muted" aria-hidden />
+                  )}
+                  <span className="flex-1 truncate">{a.label}</span>
+                  <span className="text-xs text-muted">
+                    {a.kind === "open" ? "open" : "asks first"}
+                  </span>
+                </Command.Item>
+              ))}
+            </Command.Group>
+          )}
           {pages.length > 0 && (
             <Command.Group heading="Pages" className={GROUP}>
               {pages.map((p) => (
