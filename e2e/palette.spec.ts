@@ -30,7 +30,7 @@ defaultConfig:
 `;
 }
 
-const palette = (page: Page) => page.getByRole("dialog", { name: "Command palette" });
+const palette = (page: Page) => page.getByRole("dialog", { name: "Search" });
 const input = (page: Page) => palette(page).getByRole("combobox", { name: "Search" });
 
 test.describe("command palette", () => {

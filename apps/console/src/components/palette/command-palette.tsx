@@ -123,7 +123,8 @@ export function CommandPalette() {
       <Command.Dialog
         open={open}
         onOpenChange={(o) => (o ? setOpen(true) : close())}
-        label="Command palette"
+        // cmdk names both the dialog and its input by this label (aria-labelledby).
+        label="Search"
         shouldFilter={false}
         loop
         overlayClassName="fixed inset-0 z-40 bg-black/40"
@@ -134,7 +135,6 @@ export function CommandPalette() {
           <Command.Input
             value={q}
             onValueChange={setQ}
-            aria-label="Search"
             placeholder="A job's name or id, owner:alice, team=ml, job/3, a cluster task id, a pool, a host…"
             className="h-11 w-full bg-transparent text-sm outline-none placeholder:text-muted"
           />
