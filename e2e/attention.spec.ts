@@ -8,7 +8,9 @@
 import { adminApi } from "./support/auth.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
-const POOL = "/infra/e2e-attention";
+// A new pool per run: a retry must not trip over the first attempt's pool.
+const POOL_NAME = `e2e-attention-${Date.now().toString(36)}`;
+const POOL = `/infra/${POOL_NAME}`;
 const HOST = "e2e-host-5";
 const attention = (page: Page) => page.getByTestId("attention-card");
 
@@ -47,7 +49,7 @@ test.describe("needs attention", () => {
     await api.pools.create.mutate({
       path: POOL,
       config: {
-        name: "e2e-attention",
+        name: POOL_NAME,
         owningTeam: "e2e",
         ldapGroups: [],
         description: "A failing service for the needs-attention spec",
@@ -68,7 +70,8 @@ test.describe("needs attention", () => {
       await page.goto("/");
       const card = attention(page);
       const hostItem = card.locator(`li[data-item="host-${HOST}"]`);
-      await expect(hostItem).toContainText(`Host ${HOST} is DRAIN`);
+      // The first read of a busy cluster can take a while on a loaded machine.
+      await expect(hostItem).toContainText(`Host ${HOST} is DRAIN`, { timeout: 30_000 });
       await expect(hostItem).toContainText("e2e: disk swap");
       // The restart backoff doubles from 2 s: within a minute the service is seen waiting it out.
       const crashItem = card.locator(`li[data-item="crash-${service.id}"]`);

@@ -6,7 +6,9 @@
 import { adminApi } from "./support/auth.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
-const POOL = "/infra/e2e-palette";
+// A new pool per run: a retry must not trip over the first attempt's pool.
+const POOL_NAME = `e2e-palette-${Date.now().toString(36)}`;
+const POOL = `/infra/${POOL_NAME}`;
 
 function longJobYaml(name: string): string {
   return `name: ${name}
@@ -43,7 +45,7 @@ test.describe("command palette", () => {
     await api.pools.create.mutate({
       path: POOL,
       config: {
-        name: "e2e-palette",
+        name: POOL_NAME,
         owningTeam: "e2e",
         ldapGroups: [],
         description: "Jobs the palette spec finds and stops",

@@ -113,10 +113,10 @@ export function CommandPalette() {
         type="button"
         onClick={() => setOpen(true)}
         aria-keyshortcuts="Control+K Meta+K /"
-        className="flex h-8 w-full max-w-md items-center gap-2 rounded-md border border-border bg-surface-2 px-2.5 text-sm text-muted hover:border-accent"
+        className="flex h-8 w-full max-w-md items-center gap-2 whitespace-nowrap rounded-md border border-border bg-surface-2 px-2.5 text-sm text-muted hover:border-accent"
       >
         <Search className="size-4" aria-hidden />
-        <span className="flex-1 text-left">Search jobs, tasks, pools, hosts… or run a command</span>
+        <span className="min-w-0 flex-1 truncate text-left">Search or run a command…</span>
         <kbd className="rounded border border-border px-1 text-xs">/</kbd>
         <kbd className="rounded border border-border px-1 text-xs">Ctrl K</kbd>
       </button>
@@ -130,13 +130,16 @@ export function CommandPalette() {
         overlayClassName="fixed inset-0 z-40 bg-black/40"
         contentClassName="fixed left-1/2 top-[12vh] z-50 w-[40rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 overflow-hidden rounded-lg border border-border bg-surface text-fg shadow-2xl"
       >
-        <div className="flex items-center gap-2 border-b border-border px-3">
+        {/* The field's own focus ring would be clipped by the dialog: the row shows focus instead. */}
+        <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-surface-2/40">
           <Search className="size-4 shrink-0 text-muted" aria-hidden />
           <Command.Input
             value={q}
             onValueChange={setQ}
             placeholder="A job's name or id, owner:alice, team=ml, job/3, a cluster task id, a pool, a host…"
-            className="h-11 w-full bg-transparent text-sm outline-none placeholder:text-muted"
+            className="h-11 w-full bg-transparent text-sm placeholder:text-muted"
+            // Inline: the global :focus-visible ring is unlayered and would win over a class.
+            style={{ outline: "none" }}
           />
         </div>
         <Command.List className="max-h-[60vh] overflow-y-auto pb-1.5" data-testid="palette-list">
