@@ -98,14 +98,14 @@ test.describe("needs attention", () => {
 
       // Each item links to where it is fixed.
       await hostItem.getByRole("link").click();
-      await expect(page).toHaveURL(new RegExp(`/hosts\\?q=${HOST}$`));
+      await expect(page).toHaveURL(new RegExp(`/hosts\\?q=${HOST}$`), { timeout: 30_000 });
       await expect(page.locator(`tr[data-host="${HOST}"]`).filter({ visible: true })).toBeVisible();
       await page.goto("/");
       await attention(page)
         .locator(`li[data-item="crash-${service.id}"]`)
         .getByRole("link")
         .click();
-      await expect(page).toHaveURL(new RegExp(`/jobs/${service.id}$`));
+      await expect(page).toHaveURL(new RegExp(`/jobs/${service.id}$`), { timeout: 30_000 });
     } finally {
       await api.hosts.up.mutate({ hostname: HOST, reason: "e2e: done" });
       const job = await api.jobs.get.query({ id: service.id });

@@ -97,7 +97,8 @@ test.describe("command palette", () => {
     while ((await option.getAttribute("aria-selected")) !== "true")
       await page.keyboard.press("ArrowDown");
     await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(new RegExp(`/jobs/${id}$`));
+    // A job page renders on the server: slow on a loaded machine.
+    await expect(page).toHaveURL(new RegExp(`/jobs/${id}$`), { timeout: 30_000 });
 
     // An action: Stop, confirmed in the job page's own words, all from the keyboard.
     await page.keyboard.press("Control+k");
