@@ -22,6 +22,8 @@ test.describe("audit log", () => {
   test("a drain made in the console is recorded with who, what, before and after", async ({
     page,
   }) => {
+    // Four pages and a drain: more than the default minute on a loaded machine.
+    test.setTimeout(120_000);
     await page.goto("/hosts");
     const host = page.locator('tr[data-host="e2e-host-4"]').filter({ visible: true });
     await host.getByRole("button", { name: "Drain" }).click();
