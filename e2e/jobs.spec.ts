@@ -371,7 +371,7 @@ test.describe("jobs", () => {
     await page.locator("body").press("/");
     const search = page.getByRole("combobox", { name: "Search" });
     await search.fill("e2e-hello/4");
-    await expect(page.getByRole("option", { name: /e2e-hello\/4/ })).toBeVisible();
+    await expect(page.getByRole("option", { name: /^e2e-hello\/4/ }).first()).toBeVisible();
     await search.press("Enter");
     await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}\/tasks\/4$/);
     await page.emulateMedia({ colorScheme: "dark" });

@@ -27,6 +27,17 @@ describe("whether a victim came back", () => {
       detail: "It ran again 1 h 15 min later (run 4, now RUNNING).",
     },
     {
+      // Not "1 min" nor "under a minute": on-call reads exactly how long it was gone.
+      name: "ran again within a minute: the seconds",
+      p: row({
+        rescheduled: { at: new Date(AT.getTime() + 42_000), runId: 4 },
+        taskNow: { state: "RUNNING", runId: 4 },
+      }),
+      tone: "ok",
+      label: "back · 42 s",
+      detail: "It ran again 42 s later (run 4, now RUNNING).",
+    },
+    {
       name: "the kill has not landed",
       p: row({}),
       tone: "warn",

@@ -199,3 +199,25 @@ describe("hosts.startMaintenance and hosts.completeMaintenance", () => {
     }
   });
 });
+
+describe("system.leader and search", () => {
+  it("names the replica that holds the lease, and whether it is live", async () => {
+    expect(await caller.system.leader()).toMatchObject({ holder: null, live: false });
+    await gateway.cluster.recordLease("scheduler", "box-1:42");
+    expect(await caller.system.leader()).toMatchObject({ holder: "box-1:42", live: true });
+  });
+
+  it("finds hosts by part of their name", async () => {
+    await cluster(3);
+    const hits = await caller.search.query({ q: "node-02" });
+    expect(hits).toEqual([
+      {
+        kind: "host",
+        label: "node-02.test",
+        detail: "host · UP",
+        href: "/hosts/node-02.test",
+        target: { type: "host", hostname: "node-02.test", state: "UP" },
+      },
+    ]);
+  });
+});

@@ -78,7 +78,7 @@ describe("jobs through the API on a running system", () => {
           reason: "POOL_OVER_ENTITLEMENT",
           tasks: 1,
           message:
-            "1st in pool /tiny's pending queue: pool /tiny has too little cpu entitlement left: 0 of 0.5 cores allocated, this gang needs 1",
+            "1st in pool /tiny's pending queue: pool /tiny has too little cpu entitlement left: 0 of 0.5 cores allocated, this task needs 1",
         }),
       ]);
     const [first] = (await caller.tasks.list({ jobId: id, limit: 1 })).items;

@@ -34,6 +34,7 @@ describe("search.query", () => {
         label: "/ml/training",
         detail: "pool · ml-platform",
         href: "/pools/ml/training",
+        target: { type: "pool", path: "/ml/training" },
       },
     ]);
   });

@@ -10,6 +10,7 @@ import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createCaller, issuesOf } from "../src/index.ts";
+import { givenHost } from "./support/cluster.ts";
 
 const ctx = testContext();
 const { gateway } = ctx;
@@ -48,6 +49,23 @@ async function placedStatefulJob(name: string, instances: number): Promise<strin
   await gateway.volumes.markCreated([`${id}-0`]);
   return id;
 }
+
+describe("a host's disk with volumes", () => {
+  it("keeps the machine's total and counts a created volume as used (the search finds volumes too)", async () => {
+    // The cluster reports a created volume's disk apart from the agent's free disk.
+    await givenHost(gateway, "h0", { cpu: 8, memMb: 8192, diskMb: 100_000 - 2048 });
+    const id = await placedStatefulJob("ledger", 1);
+    const host = await caller.hosts.get({ hostname: "h0" });
+    expect(host).toMatchObject({ diskMb: 100_000, volumesMb: 2048 });
+    expect(host.allocated.diskMb).toBe(2048);
+    const summary = await caller.overview.summary();
+    expect(summary.capacity.disk).toBe(100_000);
+    expect(summary.allocation.disk).toBe(2048);
+    expect(await caller.search.query({ q: `${id}-0` })).toContainEqual(
+      expect.objectContaining({ kind: "volume", href: `/jobs/${id}/tasks/0` }),
+    );
+  });
+});
 
 describe("volumes.list", () => {
   it("lists a stateful job's volumes with the job's name, without the agent id", async () => {

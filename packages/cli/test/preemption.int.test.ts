@@ -73,7 +73,7 @@ describe("peloton preemption list", () => {
     );
     expect(lines[3]).toMatch(
       new RegExp(
-        `^\\S+Z\\s+inter-pool\\s+${task(s.cameBack)}\\s+/web\\s+/infra/batch\\s+/\\s+after 15m \\(run 1\\)\\s+/web was over its cpu entitlement by 6 cores`,
+        `^\\S+Z\\s+inter-pool\\s+${task(s.cameBack)}\\s+/web\\s+/infra/batch\\s+/\\s+after 15 min \\(run 1\\)\\s+/web was over its cpu entitlement by 6 cores`,
       ),
     );
   });

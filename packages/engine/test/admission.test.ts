@@ -76,7 +76,7 @@ const cases: Case[] = [
       .queue(gang("g1").needs({ cpu: 2 })),
     admitted: [],
     waiting: ["g1:POOL_OVER_ENTITLEMENT@1"],
-    says: "pool /infra/batch is at its cpu entitlement: 12 of 12 cores allocated, this gang needs 2",
+    says: "pool /infra/batch is at its cpu entitlement: 12 of 12 cores allocated, this task needs 2",
   },
   {
     name: "entitlement: admitted gangs count for the next decision (10 + 2 = 12, then 12 + 2 > 12)",
@@ -86,7 +86,7 @@ const cases: Case[] = [
       .queue(gang("g1").needs({ cpu: 2 }), gang("g2").needs({ cpu: 2 })),
     admitted: ["g1"],
     waiting: ["g2:POOL_OVER_ENTITLEMENT@1"],
-    says: "pool /a is at its cpu entitlement: 12 of 12 cores allocated, this gang needs 2",
+    says: "pool /a is at its cpu entitlement: 12 of 12 cores allocated, this task needs 2",
   },
   {
     name: "entitlement: a gang bigger than what is left (9 + 4 > 12)",
@@ -106,7 +106,7 @@ const cases: Case[] = [
       .queue(gang("g").needs({ cpu: 1, memory: 200 })),
     admitted: [],
     waiting: ["g:POOL_OVER_ENTITLEMENT@1"],
-    says: "pool /a has too little memory entitlement left: 900 of 1000 MB allocated, this gang needs 200",
+    says: "pool /a has too little memory entitlement left: 900 of 1000 MB allocated, this task needs 200",
   },
   {
     name: "entitlement: compared with ε (0.1 + 0.2 fits in 0.3)",
@@ -135,7 +135,7 @@ const cases: Case[] = [
       .queue(gang("r").revocable().needs({ cpu: 2 })),
     admitted: [],
     waiting: ["r:POOL_OVER_SLACK_ENTITLEMENT@1"],
-    says: "pool /a has too little revocable cpu entitlement left: 3 of 4 cores allocated, this gang needs 2",
+    says: "pool /a has too little revocable cpu entitlement left: 3 of 4 cores allocated, this task needs 2",
   },
   // Controller limit
   {
@@ -147,7 +147,7 @@ const cases: Case[] = [
       .queue(gang("c").controller().needs({ cpu: 1 })),
     admitted: [],
     waiting: ["c:CONTROLLER_LIMIT@1"],
-    says: "pool /a's controller tasks are at their cpu limit (10% of the reservation): 2 of 2 cores allocated, this gang needs 1",
+    says: "pool /a's controller tasks are at their cpu limit (10% of the reservation): 2 of 2 cores allocated, this task needs 1",
   },
   {
     name: "controller: within the limit (1 + 1 ≤ 2)",
@@ -175,7 +175,7 @@ const cases: Case[] = [
       .queue(gang("np").nonPreemptible().needs({ cpu: 4 })),
     admitted: [],
     waiting: ["np:RESERVATION_EXHAUSTED@1"],
-    says: "pool /a's cpu reservation is nearly used up by non-preemptible tasks, which never run on borrowed resources: 8 of 10 cores allocated, this gang needs 4",
+    says: "pool /a's cpu reservation is nearly used up by non-preemptible tasks, which never run on borrowed resources: 8 of 10 cores allocated, this task needs 4",
   },
   {
     name: "reservation: preemptible work may borrow beyond it",
@@ -373,7 +373,7 @@ describe("admission", () => {
       queue: "PENDING",
     });
     expect(describeAdmissionReason(behind.reason)).toBe(
-      "waiting in pool /infra/batch's pending queue behind gang job-1/0, which does not fit: pool /infra/batch is at its cpu entitlement: 12 of 12 cores allocated, this gang needs 2",
+      "waiting in pool /infra/batch's pending queue behind job-1/0, which does not fit: pool /infra/batch is at its cpu entitlement: 12 of 12 cores allocated, this task needs 2",
     );
   });
 

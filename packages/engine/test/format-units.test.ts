@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   formatBytes,
+  formatElapsed,
   formatInputAmount,
   formatMegabytes,
   formatResource,
@@ -39,5 +40,20 @@ describe("amounts and units", () => {
     expect(formatBytes(900)).toBe("900 B");
     expect(formatBytes(64 * 1024)).toBe("64 KB");
     expect(formatBytes(2.5 * 1024 * 1024)).toBe("2.5 MB");
+  });
+});
+
+describe("formatElapsed: how long, exact to the second below an hour", () => {
+  it.each([
+    { ms: 0, want: "0 s" },
+    { ms: 42_000, want: "42 s" },
+    { ms: 42_999, want: "42 s" },
+    { ms: 60_000, want: "1 min" },
+    { ms: 200_000, want: "3 min 20 s" },
+    { ms: 2 * 3_600_000 + 5 * 60_000, want: "2 h 5 min" },
+    { ms: 3 * 86_400_000 + 4 * 3_600_000, want: "3 d 4 h" },
+    { ms: -5, want: "0 s" },
+  ])("$ms ms → $want", ({ ms, want }) => {
+    expect(formatElapsed(ms)).toBe(want);
   });
 });

@@ -112,10 +112,10 @@ describe("job manager on mesos-sim", () => {
     const waiting = (await tasksOf(jobId)).filter((t) => t.state === "PENDING");
     expect(waiting.map((t) => t.reason)).toEqual(["POOL_OVER_ENTITLEMENT", "BEHIND_BLOCKED_GANG"]);
     expect(waiting[0]!.message).toBe(
-      "1st in pool /small's non-preemptible queue: pool /small is at its cpu entitlement: 1 of 1 cores allocated, this gang needs 0.5",
+      "1st in pool /small's non-preemptible queue: pool /small is at its cpu entitlement: 1 of 1 cores allocated, this task needs 0.5",
     );
     expect(waiting[1]!.message).toMatch(
-      /^2nd in pool \/small's non-preemptible queue: waiting .* behind gang/,
+      /^2nd in pool \/small's non-preemptible queue: waiting .* behind \S+\/\d+, which does not fit/,
     );
   });
 

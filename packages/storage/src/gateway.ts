@@ -1,5 +1,6 @@
 import { CONNECTION_WAIT_MS, type Db } from "./client.ts";
 import { admissionReadsRepository } from "./repositories/admission-reads.ts";
+import { attentionReadsRepository } from "./repositories/attention-reads.ts";
 import { auditRepository } from "./repositories/audit.ts";
 import { changesRepository } from "./repositories/changes.ts";
 import { clusterIdentityRepository } from "./repositories/cluster-identity.ts";
@@ -16,6 +17,7 @@ import { poolHistoryRepository } from "./repositories/pool-history.ts";
 import { poolsRepository } from "./repositories/pools.ts";
 import { preemptionsRepository } from "./repositories/preemptions/index.ts";
 import { preemptorReadsRepository } from "./repositories/preemptor-reads.ts";
+import { searchReadsRepository } from "./repositories/search-reads.ts";
 import { taskChangesRepository } from "./repositories/task-changes.ts";
 import { taskHistoryRepository } from "./repositories/task-history.ts";
 import { taskIntentsRepository } from "./repositories/task-intents.ts";
@@ -55,6 +57,8 @@ function repositories(db: DbOrTx) {
     preemptions: preemptionsRepository(db),
     preemptorReads: preemptorReadsRepository(db),
     overview: overviewRepository(db),
+    attention: attentionReadsRepository(db),
+    searchReads: searchReadsRepository(db),
     audit: auditRepository(db),
     identity: identityRepository(db),
     changes: changesRepository(db),

@@ -44,6 +44,11 @@ export type {
   PendingTaskRow,
   PoolHeld,
 } from "./repositories/admission-reads.ts";
+export type {
+  AttentionHostRecord,
+  AttentionJobRecord,
+  FailedUpdateRecord,
+} from "./repositories/attention-reads.ts";
 export {
   AUDIT_OUTCOMES,
   type AuditEntry,
@@ -129,6 +134,11 @@ export type {
   PoolStateUsage,
   PreemptorTaskRow,
 } from "./repositories/preemptor-reads.ts";
+export type {
+  JobHitRecord,
+  TaskHitRecord,
+  VolumeHitRecord,
+} from "./repositories/search-reads.ts";
 export type {
   TaskChange,
   TaskChangesOutcome,

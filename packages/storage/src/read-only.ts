@@ -12,6 +12,7 @@
 import type { Repositories, StorageGateway } from "./gateway.ts";
 
 const READ_METHODS = {
+  attention: ["hostsNotUp", "crashLoopingJobs", "stuckPendingJobs", "failedUpdates"],
   audit: ["list", "facets"],
   cluster: ["framework", "lease"],
   hosts: ["capacity", "get", "list", "attributeValues", "search"],
@@ -30,6 +31,16 @@ const READ_METHODS = {
   updates: ["get", "activeForJob", "listForJob", "events"],
   overview: ["clusterSummary"],
   pools: ["getByPath", "facts", "listAll", "search", "count", "jobCounts"],
+  searchReads: [
+    "jobsByIdRange",
+    "jobsByName",
+    "jobsByOwner",
+    "jobsByLabel",
+    "taskByMesosId",
+    "taskByInstance",
+    "volumesByIdPrefix",
+    "jobNames",
+  ],
   preemptions: ["list", "get", "earliestAt", "countsByPool", "exportBatches"],
   taskHistory: ["runs", "events", "jobEvents"],
   taskReads: ["list", "get", "waitingReasons"],

@@ -39,3 +39,5 @@ export type VolumesPage = RouterOutputs["volumes"]["list"];
 export type VolumeRow = VolumesPage["items"][number];
 export type VolumeFacets = RouterOutputs["volumes"]["facets"];
 export type TaskVolume = NonNullable<TaskDetail["volume"]>;
+export type SearchHit = RouterOutputs["search"]["query"][number];
+export type Attention = RouterOutputs["overview"]["attention"];

@@ -48,13 +48,5 @@ export function percent(part: number, whole: number): number {
   return whole > 0 ? Math.min(100, (part / whole) * 100) : 0;
 }
 
-/** A duration the way `peloton task list` reads it, shortened: "45s", "3m 20s", "2h 05m", "3d 4h". */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h ${String(m % 60).padStart(2, "0")}m`;
-  return `${Math.floor(h / 24)}d ${h % 24}h`;
-}
+/** A run time or wait, exact below an hour: "45 s", "3 min 20 s", "2 h 5 min" (engine/format). */
+export { formatElapsed as formatDuration } from "@peloton/engine/format";

@@ -1,18 +1,11 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useClock } from "./clock";
 
 /**
- * The current time, kept fresh every `intervalMs` — and null during the
- * server render and the first client render, so that time-dependent text
- * ("3 seconds ago") never differs between the two: a hydration mismatch
- * would make React render the page again on the client.
+ * The current time, fresh to `intervalMs`, from the page's one shared clock
+ * (lib/clock.ts); null during the server render and the first client
+ * render, so time-dependent text never differs between the two.
  */
 export function useNow(intervalMs: number): number | null {
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(t);
-  }, [intervalMs]);
-  return now;
+  return useClock(intervalMs);
 }

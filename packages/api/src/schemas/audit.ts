@@ -79,6 +79,27 @@ export function auditChanges(before: unknown, after: unknown): AuditFieldChange[
     .map((field) => ({ field, before: b.get(field) ?? null, after: a.get(field) ?? null }));
 }
 
+const isRange = (v: unknown): v is { from: number; to: number } =>
+  v !== null &&
+  typeof v === "object" &&
+  typeof (v as { from?: unknown }).from === "number" &&
+  typeof (v as { to?: unknown }).to === "number";
+
+/**
+ * One audited value in words: instance ranges as "0–3, 7" (a restart of
+ * some instances), lists joined, other objects as compact JSON; never
+ * "[object Object]".
+ */
+export function formatAuditValue(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (isRange(value))
+    return value.from === value.to ? `${value.from}` : `${value.from}–${value.to}`;
+  if (Array.isArray(value))
+    return value.length === 0 ? "(none)" : value.map(formatAuditValue).join(", ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
 /** "reservation 10 → 12, limit 50 → 60 and 2 more": the first fields that moved, in words. */
 export function describeAuditChange(before: unknown, after: unknown): string {
   if (before === null || before === undefined) return "created";
@@ -86,7 +107,10 @@ export function describeAuditChange(before: unknown, after: unknown): string {
   const changes = auditChanges(before, after);
   const shown = changes
     .slice(0, 2)
-    .map((c) => `${c.field.split(".").slice(-2).join(" ")} ${c.before ?? "—"} → ${c.after ?? "—"}`);
+    .map(
+      (c) =>
+        `${c.field.split(".").slice(-2).join(" ")} ${formatAuditValue(c.before)} → ${formatAuditValue(c.after)}`,
+    );
   const more = changes.length - shown.length;
   return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}` || "no field changed";
 }

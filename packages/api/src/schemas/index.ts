@@ -3,6 +3,7 @@
  * console's forms and the CLI. Imports nothing but zod, so it is safe in a
  * browser bundle.
  */
+export * from "./attention.ts";
 export * from "./audit.ts";
 export * from "./host-actions.ts";
 export * from "./identity.ts";
@@ -10,6 +11,7 @@ export * from "./jobs.ts";
 export * from "./limits.ts";
 export * from "./pools.ts";
 export * from "./preemptions.ts";
+export * from "./search.ts";
 export * from "./tasks.ts";
 export * from "./updates.ts";
 export * from "./vocabulary.ts";

@@ -9,7 +9,7 @@ import {
   type PreemptionKind,
   preemptionFiltersToQuery,
 } from "@peloton/api/schemas";
-import { formatMegabytes } from "@peloton/engine/format";
+import { formatElapsed, formatMegabytes } from "@peloton/engine/format";
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client.ts";
 import { CliError } from "../errors.ts";
@@ -78,15 +78,10 @@ function beneficiary(p: Preemption): string {
   return b.poolPath;
 }
 
-function minutesBetween(a: Date, b: Date): string {
-  const m = Math.round((b.getTime() - a.getTime()) / 60_000);
-  return m < 60 ? `${m}m` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
-
 /** Whether the victim came back, in a few words. */
 function cameBack(p: Preemption): string {
   if (p.rescheduled)
-    return `after ${minutesBetween(p.at, p.rescheduled.at)} (run ${p.rescheduled.runId})`;
+    return `after ${formatElapsed(p.rescheduled.at.getTime() - p.at.getTime())} (run ${p.rescheduled.runId})`;
   if (!p.taskNow) return "task deleted";
   return `not yet (${p.taskNow.state})`;
 }

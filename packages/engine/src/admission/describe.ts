@@ -19,21 +19,21 @@ const QUEUE_WORDS: Readonly<Record<AdmissionQueue, string>> = {
 
 /**
  * The one sentence the console shows for a waiting gang, e.g. "pool
- * /infra/batch is at its cpu entitlement: 12 of 12 cores allocated, this gang
+ * /infra/batch is at its cpu entitlement: 12 of 12 cores allocated, this task
  * needs 2".
  */
 export function describeAdmissionReason(reason: AdmissionReason): string {
   if (reason.code === "CAN_NEVER_FIT")
     return `can never fit in pool ${reason.pool}: ${describeNeverFit(reason.cause)}; set aside so the gangs behind it go ahead, until the hosts or the pool change`;
   if (reason.code === "BEHIND_BLOCKED_GANG")
-    return `waiting in pool ${reason.pool}'s ${QUEUE_WORDS[reason.queue]} queue behind gang ${reason.blockedBy}, which does not fit: ${describeShortfall(reason.blockerReason)}`;
+    return `waiting in pool ${reason.pool}'s ${QUEUE_WORDS[reason.queue]} queue behind ${reason.blockerReason.gangTasks > 1 ? "gang " : ""}${reason.blockedBy}, which does not fit: ${describeShortfall(reason.blockerReason)}`;
   return describeShortfall(reason);
 }
 
 function describeShortfall(r: ShortfallReason): string {
   const numbers = (bound: number) =>
     `${formatAmount(r.allocation)} of ${formatAmount(bound)} ${UNIT[r.kind]} allocated, ${
-      r.gangTasks > 1 ? `this gang of ${r.gangTasks} tasks` : "this gang"
+      r.gangTasks > 1 ? `this gang of ${r.gangTasks} tasks` : "this task"
     } needs ${formatAmount(r.gang)}`;
   const full = (bound: number) => amountLessOrEqual(bound, r.allocation);
   switch (r.code) {

@@ -93,3 +93,19 @@ export function formatInputAmount(kind: ResourceKind, value: number): string {
   }
   return formatResource(kind, value);
 }
+
+/**
+ * A length of time, exact to the second below an hour: "42 s", "3 min 20 s",
+ * "2 h 5 min", "3 d 4 h". Never rounded up to a larger unit ("1m" for 42 s
+ * misleads on-call about how long a task was gone).
+ */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
+  const d = Math.floor(h / 24);
+  return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
+}

@@ -107,6 +107,19 @@ export function startScheduler(opts: SchedulerOptions): SchedulerRuntime {
         },
       });
       termGateway = gateway;
+      // The activity feed shows when a scheduler took over (a restart, a failover).
+      await gateway.audit
+        .record({
+          actor: "system",
+          via: "system",
+          action: "scheduler.lead",
+          targetType: "scheduler",
+          targetId: holder,
+          after: { holder, epoch: Number(epoch) },
+        })
+        .catch((err: unknown) =>
+          log.warn({ err: String(err) }, "could not record the start of leadership"),
+        );
       const term = leaderLoops({
         gateway,
         changes,

@@ -43,9 +43,26 @@ function ipOf(agentUrl: string | null): string | null {
 export function maintenanceLoop(opts: MaintenanceLoopOptions): PeriodicLoop {
   const { gateway, log } = opts;
   const move = (w: MaintenanceWork, to: MaintenanceWork["state"], reason: string) =>
-    gateway.transaction((tx) =>
-      tx.hostMaintenance.transition(w.hostname, { from: w.state, to, goal: w.goalState }, reason),
-    );
+    gateway.transaction(async (tx) => {
+      const moved = await tx.hostMaintenance.transition(
+        w.hostname,
+        { from: w.state, to, goal: w.goalState },
+        reason,
+      );
+      // A host leaving or rejoining the cluster is news for the overview's
+      // activity feed, which reads the audit log: recorded with the move.
+      if (moved && (to === "DOWN" || to === "UP"))
+        await tx.audit.record({
+          actor: "system",
+          via: "system",
+          action: `host.${to === "DOWN" ? "down" : "up"}`,
+          targetType: "host",
+          targetId: w.hostname,
+          before: { state: w.state },
+          after: { state: to, reason },
+        });
+      return moved;
+    });
 
   async function drain(w: MaintenanceWork): Promise<void> {
     const candidates = await gateway.hostMaintenance.evictionCandidates(w.hostname);

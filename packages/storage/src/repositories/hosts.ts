@@ -55,8 +55,14 @@ export interface HostRecord extends ClusterHost {
   stateSince: Date;
   registeredAt: Date;
   lastSeenAt: Date;
-  /** Held by the host's tasks in allocating states. */
+  /**
+   * Held by the host's tasks in allocating states; disk also counts the
+   * host's persistent volumes (`volumesMb`), which hold their disk whether
+   * or not a task runs.
+   */
   allocated: { cpu: number; memMb: number; diskMb: number; gpu: number };
+  /** Disk held by the host's created persistent volumes (counted in `diskMb` and `allocated.diskMb`). */
+  volumesMb: number;
   /** Tasks on the host in allocating states (placed through running, until killed). */
   tasks: number;
 }
@@ -117,6 +123,7 @@ interface HostRow {
   alloc_mem: number;
   alloc_disk: number;
   alloc_gpu: number;
+  volumes_mb: number;
   tasks: number;
   sort_value: string | number | Date | null;
 }
@@ -128,7 +135,9 @@ const toRecord = (r: HostRow): HostRecord => ({
   attributes: r.attributes,
   cpu: r.cpu,
   memMb: r.mem_mb,
-  diskMb: r.disk_mb,
+  // The cluster reports a volume's disk apart from the agent's free disk:
+  // added back, the host's total stays what the machine has.
+  diskMb: r.disk_mb + r.volumes_mb,
   gpu: r.gpu,
   ports: r.ports,
   state: r.state,
@@ -137,7 +146,13 @@ const toRecord = (r: HostRow): HostRecord => ({
   stateSince: r.state_since,
   registeredAt: r.registered_at,
   lastSeenAt: r.last_seen_at,
-  allocated: { cpu: r.alloc_cpu, memMb: r.alloc_mem, diskMb: r.alloc_disk, gpu: r.alloc_gpu },
+  allocated: {
+    cpu: r.alloc_cpu,
+    memMb: r.alloc_mem,
+    diskMb: r.alloc_disk + r.volumes_mb,
+    gpu: r.alloc_gpu,
+  },
+  volumesMb: r.volumes_mb,
   tasks: r.tasks,
 });
 
@@ -150,6 +165,8 @@ function selectHosts(where: Prisma.Sql, sortSql: string, tail: Prisma.Sql): Pris
            coalesce(a.cpu, 0)::float8 AS alloc_cpu, coalesce(a.mem, 0)::float8 AS alloc_mem,
            coalesce(a.disk, 0)::float8 AS alloc_disk, coalesce(a.gpu, 0)::float8 AS alloc_gpu,
            coalesce(a.tasks, 0)::int AS tasks,
+           coalesce((SELECT sum(v.size_mb) FROM volumes v
+                     WHERE v.hostname = h.hostname AND v.state = 'CREATED'), 0)::float8 AS volumes_mb,
            (${Prisma.raw(sortSql)})${Prisma.raw(sortSql === "h.state" ? "::text" : "")} AS sort_value
     FROM hosts h
     LEFT JOIN LATERAL (
@@ -178,6 +195,35 @@ export function hostsRepository(db: DbOrTx) {
     hostnames.length > 0
       ? changesRepository(db).announce({ topic: "hosts", keys: hostnames })
       : Promise.resolve();
+
+  /**
+   * UP hosts matching `which` become LOST with `reason` (their agent is gone;
+   * a host in maintenance keeps its state); each gets its audit row
+   * ("host.lost" by the system: the activity feed shows the host lost) in
+   * the same statement, so the two commit together.
+   */
+  const markLost = async (which: Prisma.Sql, reason: string): Promise<string[]> => {
+    const rows = await db.$queryRaw<{ hostname: string; audit: string | null }[]>`
+      WITH lost AS (
+        UPDATE hosts h SET state = 'LOST', state_reason = ${reason}, state_since = now(),
+                           updated_at = now()
+        FROM hosts was
+        WHERE was.hostname = h.hostname AND h.state = 'UP' AND ${which}
+        RETURNING h.hostname, was.state::text AS was, was.state_reason AS was_reason),
+      logged AS (
+        INSERT INTO audit_log (actor, via, action, target_type, target_id, before, after)
+        SELECT 'system', 'system', 'host.lost', 'host', d.hostname,
+               jsonb_build_object('state', d.was, 'reason', d.was_reason),
+               jsonb_build_object('state', 'LOST', 'reason', ${reason}::text)
+        FROM lost d
+        RETURNING id, target_id)
+      SELECT d.hostname, l.id::text AS audit FROM lost d LEFT JOIN logged l ON l.target_id = d.hostname`;
+    const hostnames = rows.map((r) => r.hostname);
+    await announce(hostnames);
+    const audit = rows.flatMap((r) => (r.audit === null ? [] : [r.audit]));
+    if (audit.length > 0) await changesRepository(db).announce({ topic: "audit", keys: audit });
+    return hostnames;
+  };
 
   const get = async (hostname: string): Promise<HostRecord | null> => {
     const rows = await db.$queryRaw<HostRow[]>(
@@ -305,26 +351,12 @@ export function hostsRepository(db: DbOrTx) {
      */
     async markAgentsLost(agentIds: readonly string[], reason: string): Promise<string[]> {
       if (agentIds.length === 0) return [];
-      const rows = await db.$queryRaw<{ hostname: string }[]>`
-        UPDATE hosts SET state = 'LOST', state_reason = ${reason}, state_since = now(),
-                         updated_at = now()
-        WHERE agent_id = ANY(${[...agentIds]}::text[]) AND state = 'UP'
-        RETURNING hostname`;
-      const hostnames = rows.map((r) => r.hostname);
-      await announce(hostnames);
-      return hostnames;
+      return markLost(Prisma.sql`h.agent_id = ANY(${[...agentIds]}::text[])`, reason);
     },
 
     /** Marks LOST every UP host that is not among `registered` hostnames (the cluster no longer has it). */
     async markMissingLost(registered: readonly string[], reason: string): Promise<string[]> {
-      const rows = await db.$queryRaw<{ hostname: string }[]>`
-        UPDATE hosts SET state = 'LOST', state_reason = ${reason}, state_since = now(),
-                         updated_at = now()
-        WHERE state = 'UP' AND NOT (hostname = ANY(${[...registered]}::text[]))
-        RETURNING hostname`;
-      const hostnames = rows.map((r) => r.hostname);
-      await announce(hostnames);
-      return hostnames;
+      return markLost(Prisma.sql`NOT (h.hostname = ANY(${[...registered]}::text[]))`, reason);
     },
 
     get,

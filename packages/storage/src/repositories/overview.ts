@@ -1,4 +1,9 @@
-import { ALLOCATING_TASK_STATES, type HostState, type ResourceKind } from "@peloton/engine";
+import {
+  ALLOCATING_TASK_STATES,
+  CAPACITY_HOST_STATES,
+  type HostState,
+  type ResourceKind,
+} from "@peloton/engine";
 import type { ClusterSummary } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { hostsRepository } from "./hosts.ts";
@@ -22,7 +27,7 @@ const sum = (values: {
 export function overviewRepository(db: DbOrTx) {
   return {
     async clusterSummary(): Promise<ClusterSummary> {
-      const [pools, jobsByState, tasksByState, hostGroups, capacity, allocation] =
+      const [pools, jobsByState, tasksByState, hostGroups, capacity, allocation, volumes] =
         await Promise.all([
           db.resourcePool.count(),
           jobsRepository(db).countByState(),
@@ -33,7 +38,15 @@ export function overviewRepository(db: DbOrTx) {
             where: { state: { in: [...ALLOCATING_TASK_STATES] } },
             _sum: { cpu: true, gpu: true, memMb: true, diskMb: true },
           }),
+          // Persistent volumes on hosts that count as capacity: the cluster reports
+          // their disk apart from the free disk, so they are added to both sides.
+          db.$queryRaw<{ mb: number }[]>`
+            SELECT coalesce(sum(v.size_mb), 0)::float8 AS mb
+            FROM volumes v JOIN hosts h ON h.hostname = v.hostname
+            WHERE v.state = 'CREATED'
+              AND h.state::text = ANY(${[...CAPACITY_HOST_STATES]}::text[])`,
         ]);
+      const volumeMb = volumes[0]?.mb ?? 0;
       const total = (m: Partial<Record<string, number>>) =>
         Object.values(m).reduce<number>((a, b) => a + (b ?? 0), 0);
       const hostsByState: Partial<Record<HostState, number>> = Object.fromEntries(
@@ -47,8 +60,8 @@ export function overviewRepository(db: DbOrTx) {
         tasksByState,
         hosts: total(hostsByState),
         hostsByState,
-        capacity: capacity.capacity,
-        allocation: sum(allocation._sum),
+        capacity: { ...capacity.capacity, disk: capacity.capacity.disk + volumeMb },
+        allocation: { ...sum(allocation._sum), disk: (allocation._sum.diskMb ?? 0) + volumeMb },
       };
     },
   };

@@ -68,7 +68,11 @@ export function AuditTable({
                     </span>
                   </td>
                   <td className="max-w-72 px-3 py-2">
-                    <AuditTarget targetType={e.targetType} targetId={e.targetId} />
+                    <AuditTarget
+                      targetType={e.targetType}
+                      targetId={e.targetId}
+                      targetName={e.targetName}
+                    />
                   </td>
                   <td className="px-3 py-2 text-muted" data-testid="audit-summary">
                     {e.outcome === "refused" ? (

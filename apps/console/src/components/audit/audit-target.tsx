@@ -15,7 +15,16 @@ export function targetHref(targetType: string, targetId: string): string | null 
   }
 }
 
-export function AuditTarget({ targetType, targetId }: { targetType: string; targetId: string }) {
+/** The target by name when it has one (a job), its id on hover. */
+export function AuditTarget({
+  targetType,
+  targetId,
+  targetName = null,
+}: {
+  targetType: string;
+  targetId: string;
+  targetName?: string | null;
+}) {
   const href = targetHref(targetType, targetId);
   return (
     <span className="flex min-w-0 items-baseline gap-1.5">
@@ -26,8 +35,9 @@ export function AuditTarget({ targetType, targetId }: { targetType: string; targ
           // The row opens its details on click; following the link must not also toggle them.
           onClick={(e) => e.stopPropagation()}
           className="truncate font-mono text-xs text-accent hover:underline"
+          title={targetName ? targetId : undefined}
         >
-          {targetId}
+          {targetName ?? targetId}
         </Link>
       ) : (
         <span className="truncate font-mono text-xs">{targetId}</span>

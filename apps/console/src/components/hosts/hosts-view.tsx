@@ -15,7 +15,7 @@ import { ToggleChips } from "@/components/ui/toggle-chips";
 import { UsageBar } from "@/components/ui/usage-bar";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
 import type { HostRow, HostsPage } from "@/lib/api-types";
-import { formatCount, formatMb, formatResource } from "@/lib/format";
+import { formatCount, formatMb, formatResource, formatResourcePair } from "@/lib/format";
 import { hostTone, TONE_DOT } from "@/lib/states";
 import { useTRPC } from "@/lib/trpc";
 import { useUrlState } from "@/lib/url-state";
@@ -308,6 +308,7 @@ function HostRowView({
           total={h.memMb}
           label={`Memory of ${h.hostname}`}
           format={formatMb}
+          formatPair={(used, total) => formatResourcePair("memory", used, total)}
         />
       </td>
       <td className="py-2 pr-3">
@@ -316,6 +317,7 @@ function HostRowView({
           total={h.diskMb}
           label={`Disk of ${h.hostname}`}
           format={formatMb}
+          formatPair={(used, total) => formatResourcePair("disk", used, total)}
         />
       </td>
       <td className="py-2 pr-3">

@@ -1,6 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { format, formatDistanceStrict } from "date-fns";
+import { formatDistanceStrict } from "date-fns";
 import { KeyRound, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -12,6 +12,7 @@ import { LoadError } from "@/components/ui/load-error";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { describeApiError } from "@/lib/api-errors";
+import { formatAbsolute } from "@/lib/time";
 import { CopyButton } from "./copy-button";
 import { IDENTITY_KEYS, useIdentityApi } from "./identity-api";
 import { PageTitle, TD, TH } from "./page-title";
@@ -216,7 +217,7 @@ function Expiry({ at }: { at: Date }) {
   const past = at.getTime() <= Date.now();
   const distance = formatDistanceStrict(at, Date.now());
   return (
-    <time dateTime={at.toISOString()} title={format(at, "yyyy-MM-dd HH:mm xxx")}>
+    <time dateTime={at.toISOString()} title={formatAbsolute(at)}>
       {past ? `expired ${distance} ago` : `in ${distance}`}
     </time>
   );

@@ -7,19 +7,55 @@
  */
 import { describeAuditChange } from "@peloton/api/schemas";
 import { useQuery } from "@tanstack/react-query";
-import { ArrowRightLeft, History } from "lucide-react";
+import { ArrowRightLeft, History, Power } from "lucide-react";
 import Link from "next/link";
 import { targetHref } from "@/components/audit/audit-target";
 import { EmptyState, Skeleton } from "@/components/ui/card";
 import { RelativeTime } from "@/components/ui/relative-time";
+import type { AuditEntry } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
 
 const SHOWN = 8;
 
+type AuditItem = AuditEntry;
+
+/**
+ * One audit entry in words: what the system did (a scheduler took the lead,
+ * a host went down) as a sentence; a person's change as who, what and the
+ * target by name (a job's name, not its UUID), with the fields that moved.
+ */
+export function describeActivity(e: AuditItem): { text: string; detail: string } {
+  const after = (e.after ?? {}) as Record<string, unknown>;
+  if (e.action === "scheduler.lead")
+    return {
+      text: `Scheduler ${e.targetId} took the lead`,
+      detail: `a scheduler started or failed over${typeof after.epoch === "number" ? ` (term ${after.epoch})` : ""}`,
+    };
+  if (e.action === "host.lost")
+    return {
+      text: `Host ${e.targetId} was lost (its agent is gone)`,
+      detail:
+        typeof after.reason === "string" && after.reason ? after.reason : "the cluster lost it",
+    };
+  if (e.action === "host.down" || e.action === "host.up")
+    return {
+      text:
+        e.action === "host.down"
+          ? `Host ${e.targetId} went DOWN for maintenance`
+          : `Host ${e.targetId} is back UP after maintenance`,
+      detail: typeof after.reason === "string" ? after.reason : "",
+    };
+  const target = e.targetName ?? e.targetId;
+  return {
+    text: `${e.actor} · ${e.action} ${target}`,
+    detail: describeAuditChange(e.before, e.after),
+  };
+}
+
 interface Item {
   key: string;
   at: Date;
-  kind: "change" | "preemption";
+  kind: "change" | "system" | "preemption";
   text: string;
   detail: string;
   href: string | null;
@@ -42,9 +78,8 @@ export function ActivityFeed() {
     ...(audit.data?.items ?? []).map((e) => ({
       key: `a${e.id}`,
       at: e.at,
-      kind: "change" as const,
-      text: `${e.actor} · ${e.action} ${e.targetId}`,
-      detail: describeAuditChange(e.before, e.after),
+      kind: e.actor === "system" ? ("system" as const) : ("change" as const),
+      ...describeActivity(e),
       href: targetHref(e.targetType, e.targetId),
     })),
     ...(preemptions.data?.items ?? []).map((p) => ({
@@ -67,7 +102,8 @@ export function ActivityFeed() {
   return (
     <ul className="divide-y divide-border" data-testid="activity">
       {items.map((i) => {
-        const Icon = i.kind === "preemption" ? ArrowRightLeft : History;
+        const Icon =
+          i.kind === "preemption" ? ArrowRightLeft : i.kind === "system" ? Power : History;
         const text = <span className="truncate">{i.text}</span>;
         return (
           <li key={i.key} className="flex items-baseline gap-3 py-1.5" data-kind={i.kind}>

@@ -1,5 +1,5 @@
 import type { OverviewSummary } from "@/lib/api-types";
-import { formatResource, KIND_LABEL, type Kind, percent } from "@/lib/format";
+import { formatResourcePair, KIND_LABEL, type Kind, percent } from "@/lib/format";
 
 const KINDS: Kind[] = ["cpu", "memory", "disk", "gpu"];
 
@@ -22,8 +22,8 @@ export function Capacity({ summary }: { summary: OverviewSummary }) {
                 <div className="h-full rounded-full bg-accent" style={{ width: `${pct}%` }} />
               </div>
               <p className="mt-1 tabular-nums">
-                {formatResource(k, used)}{" "}
-                <span className="text-muted">of {formatResource(k, total)}</span>
+                {/* Both in the larger one's unit: "0 / 640 GB", never "0 MB of 640 GB". */}
+                {formatResourcePair(k, used, total)} <span className="text-muted">allocated</span>
               </p>
             </dd>
           </div>

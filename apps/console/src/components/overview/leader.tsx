@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Crown } from "lucide-react";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { formatAbsolute } from "@/lib/time";
 import { useTRPC } from "@/lib/trpc";
 
 /** Which replica leads the scheduler (holds the lease), and since when. */
@@ -24,7 +25,7 @@ export function LeaderBadge() {
       data-live={data.live}
       title={
         data.since
-          ? `leading since ${new Date(data.since).toLocaleString()}${data.frameworkId ? ` · Mesos framework ${data.frameworkId}` : ""}`
+          ? `leading since ${formatAbsolute(new Date(data.since))}${data.frameworkId ? ` · Mesos framework ${data.frameworkId}` : ""}`
           : undefined
       }
     >

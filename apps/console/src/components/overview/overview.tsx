@@ -12,6 +12,7 @@ import { useTRPC } from "@/lib/trpc";
 import { ActivityFeed } from "./activity-feed";
 import { Capacity } from "./capacity";
 import { LeaderBadge } from "./leader";
+import { NeedsAttention } from "./needs-attention";
 import { PoolsTable } from "./pools-table";
 
 /**
@@ -64,11 +65,16 @@ export function Overview({ initial }: { initial: OverviewSummary }) {
       <PageHeader title="Cluster overview" description={<LeaderBadge />} live={query} />
 
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Pools" value={s.pools} testId="stat-pools" />
+        {/* The same count as the pools card: pools below the root (the root is the cluster). */}
+        <Stat label="Pools" value={s.poolList.length} testId="stat-pools" href="/pools" />
         <Stat label="Jobs" value={s.jobs} testId="stat-jobs" href="/jobs" />
         <Stat label="Tasks" value={s.tasks} testId="stat-tasks" />
-        <Stat label="Hosts" value={s.hosts} testId="stat-hosts" />
+        <Stat label="Hosts" value={s.hosts} testId="stat-hosts" href="/hosts" />
       </div>
+
+      <Card title="Needs attention" testId="attention-card">
+        <NeedsAttention />
+      </Card>
 
       <Card title="Capacity and allocation">
         {s.hosts === 0 ? (
@@ -137,8 +143,11 @@ export function Overview({ initial }: { initial: OverviewSummary }) {
         <ActivityFeed />
       </Card>
 
-      <Card title={`Resource pools (${s.pools - 1} below the root)`} testId="pools-card">
-        {s.pools <= 1 ? (
+      <Card
+        title={`Resource pools (${formatCount(s.poolList.length)} below the root)`}
+        testId="pools-card"
+      >
+        {s.poolList.length === 0 ? (
           <EmptyState title="Only the root pool exists">
             Pools created through the API or the CLI appear here.
           </EmptyState>

@@ -1,11 +1,16 @@
 import Link from "next/link";
+import { KindCell } from "@/components/pools/kind-cell";
 import type { OverviewSummary } from "@/lib/api-types";
-import { formatResource, type Kind } from "@/lib/format";
+import { KIND_LABEL, type Kind } from "@/lib/format";
 import { poolHref } from "@/lib/pools";
 
-const KINDS: Kind[] = ["cpu", "memory", "gpu"];
+const KINDS: Kind[] = ["cpu", "memory", "disk", "gpu"];
 
-/** The configured pools: reservation / limit / share per kind, indented by depth; each opens its page. */
+/**
+ * The pools with their usage, not only their settings: per kind what each
+ * holds against its entitlement (the bar also marks reservation and limit),
+ * what waits, and the settings below; indented by depth, each opening its page.
+ */
 export function PoolsTable({ pools }: { pools: OverviewSummary["poolList"] }) {
   return (
     <div className="overflow-x-auto">
@@ -15,11 +20,10 @@ export function PoolsTable({ pools }: { pools: OverviewSummary["poolList"] }) {
             <th className="py-1.5 pr-4 font-medium">Pool</th>
             <th className="py-1.5 pr-4 font-medium">Team</th>
             {KINDS.map((k) => (
-              <th key={k} className="py-1.5 pr-4 text-right font-medium">
-                {k} reserved / limit
+              <th key={k} className="py-1.5 pr-4 font-medium">
+                {KIND_LABEL[k]} allocated / entitled
               </th>
             ))}
-            <th className="py-1.5 text-right font-medium">cpu share</th>
           </tr>
         </thead>
         <tbody>
@@ -27,9 +31,9 @@ export function PoolsTable({ pools }: { pools: OverviewSummary["poolList"] }) {
             <tr
               key={p.path}
               data-pool={p.path}
-              className="border-b border-border last:border-0 hover:bg-surface-2/60"
+              className="border-b border-border align-top last:border-0 hover:bg-surface-2/60"
             >
-              <td className="py-1.5 pr-4" style={{ paddingLeft: `${(p.depth - 1) * 1.25}rem` }}>
+              <td className="py-2 pr-4" style={{ paddingLeft: `${(p.depth - 1) * 1.25}rem` }}>
                 <Link
                   href={poolHref(p.path)}
                   className="font-medium hover:text-accent hover:underline"
@@ -38,14 +42,12 @@ export function PoolsTable({ pools }: { pools: OverviewSummary["poolList"] }) {
                 </Link>
                 <span className="ml-2 font-mono text-xs text-muted">{p.path}</span>
               </td>
-              <td className="py-1.5 pr-4 text-muted">{p.owningTeam || "—"}</td>
+              <td className="py-2 pr-4 text-muted">{p.owningTeam || "—"}</td>
               {KINDS.map((k) => (
-                <td key={k} className="py-1.5 pr-4 text-right tabular-nums">
-                  {formatResource(k, p.resources[k].reservation)}
-                  <span className="text-muted"> / {formatResource(k, p.resources[k].limit)}</span>
+                <td key={k} className="py-2 pr-4">
+                  <KindCell kind={k} n={p.resources[k]} />
                 </td>
               ))}
-              <td className="py-1.5 text-right tabular-nums">{p.resources.cpu.share}</td>
             </tr>
           ))}
         </tbody>

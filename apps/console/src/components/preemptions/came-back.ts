@@ -3,6 +3,7 @@
  * first question on-call asks after "why was it killed".
  */
 import { isFinishedTaskState, isStoppingTaskState } from "@peloton/api/schemas";
+import { formatElapsed } from "@peloton/engine/format";
 import type { PreemptionRow } from "@/lib/api-types";
 import type { Tone } from "@/lib/states";
 
@@ -22,18 +23,9 @@ function answer(tone: Tone, word: string, after: string | null, detail: string):
   return { tone, word, after, label: after ? `${word} · ${after}` : word, detail };
 }
 
-function duration(ms: number): string {
-  const m = Math.max(0, Math.round(ms / 60_000));
-  if (m < 1) return "under a minute";
-  if (m < 60) return `${m} min`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h} h ${m % 60 ? `${m % 60} min` : ""}`.trim();
-  return `${Math.round(h / 24)} days`;
-}
-
 export function cameBackOf(p: PreemptionRow): CameBack {
   if (p.rescheduled) {
-    const after = duration(p.rescheduled.at.getTime() - p.at.getTime());
+    const after = formatElapsed(p.rescheduled.at.getTime() - p.at.getTime());
     return answer(
       "ok",
       "back",

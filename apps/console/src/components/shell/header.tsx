@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { SearchBox } from "./search-box";
+import { CommandPalette } from "../palette/command-palette";
 import { ThemeToggle } from "./theme-toggle";
 import { UserMenu } from "./user-menu";
 
@@ -11,7 +11,7 @@ export function Header() {
         Peloton
       </Link>
       <div className="flex-1">
-        <SearchBox />
+        <CommandPalette />
       </div>
       <UserMenu />
       <ThemeToggle />

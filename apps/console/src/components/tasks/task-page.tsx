@@ -126,7 +126,7 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
           <Fact label="Host" testId="task-host">
             {t.hostname ? (
               <Link
-                href={`/hosts?q=${encodeURIComponent(t.hostname)}`}
+                href={`/hosts/${encodeURIComponent(t.hostname)}`}
                 className="font-mono hover:underline"
               >
                 {t.hostname}

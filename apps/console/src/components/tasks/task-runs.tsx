@@ -109,7 +109,7 @@ export function TaskRuns({ task }: { task: TaskDetail }) {
                 <RunTransitions jobId={task.jobId} instance={task.instanceId} run={r.runId} />
                 {r.hostname && (
                   <Link
-                    href={`/hosts?q=${encodeURIComponent(r.hostname)}`}
+                    href={`/hosts/${encodeURIComponent(r.hostname)}`}
                     className="text-xs text-accent hover:underline"
                   >
                     Host {r.hostname}

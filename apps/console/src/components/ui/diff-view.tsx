@@ -1,3 +1,4 @@
+import { formatAuditValue } from "@peloton/api/schemas";
 import { ArrowRight } from "lucide-react";
 
 export interface FieldDiff {
@@ -9,8 +10,8 @@ export interface FieldDiff {
 function show(v: unknown, format?: (field: string, v: unknown) => string, field = ""): string {
   if (v === null || v === undefined) return "—";
   if (format) return format(field, v);
-  if (Array.isArray(v)) return v.length ? v.join(", ") : "(none)";
-  return String(v);
+  // Instance ranges, lists and objects in words (a restart's instances), never "[object Object]".
+  return formatAuditValue(v);
 }
 
 /** Fields that changed, old value struck through, new value beside it. */

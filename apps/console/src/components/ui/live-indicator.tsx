@@ -1,7 +1,7 @@
 "use client";
-import { format } from "date-fns";
 import { useLive } from "@/lib/live";
 import { describeLive, type LiveTone } from "@/lib/live-words";
+import { formatAbsolute } from "@/lib/time";
 import { useNow } from "@/lib/use-now";
 
 const DOT: Record<LiveTone, string> = {
@@ -26,11 +26,7 @@ export function LiveIndicator({ updatedAt, failing }: { updatedAt: number; faili
       data-live={tone === "ok"}
       data-status={live.status}
       role="status"
-      title={
-        updatedAt && now !== null
-          ? `Data fetched ${format(updatedAt, "yyyy-MM-dd HH:mm:ss")}`
-          : undefined
-      }
+      title={updatedAt && now !== null ? `Data fetched ${formatAbsolute(updatedAt)}` : undefined}
     >
       <span aria-hidden className={`size-2 shrink-0 rounded-full ${DOT[tone]}`} />
       <span className={tone === "bad" ? "text-bad" : undefined}>{text}</span>

@@ -1,27 +1,26 @@
 "use client";
-import { format, formatDistanceStrict } from "date-fns";
-import { useNow } from "@/lib/use-now";
+import { useClock } from "@/lib/clock";
+import { formatAbsolute, formatRelative } from "@/lib/time";
 
 /**
- * "3 minutes ago", with the absolute time on hover (and `note`, when given);
- * kept current while shown (every second while it reads in seconds, then
- * every half minute). Until the page has mounted it shows the absolute time
- * in UTC: the server's clock and zone are not the browser's, and text that
- * differs between the two is a hydration error.
+ * "3 minutes ago", with the absolute time on hover (and `note`, when given),
+ * ticking with the page's one clock: every second while it reads in
+ * seconds, then as often as its words can change. Until the page has
+ * mounted it shows the absolute time in UTC: the server's clock and zone
+ * are not the browser's, and text that differs between the two is a
+ * hydration error.
  */
 export function RelativeTime({ at, note }: { at: Date; note?: string | null }) {
   // Only picks how often to re-render, never what is shown: safe to read the clock here.
-  const fresh = Date.now() - at.getTime() < 90_000;
-  const now = useNow(fresh ? 1000 : 30_000);
+  const age = Date.now() - at.getTime();
+  const now = useClock(age < 90_000 ? 1000 : age < 3_600_000 ? 15_000 : 60_000);
   const suffix = note ? ` — ${note}` : "";
   return (
     <time
       dateTime={at.toISOString()}
-      title={`${now === null ? at.toISOString() : format(at, "yyyy-MM-dd HH:mm:ss xxx")}${suffix}`}
+      title={`${now === null ? at.toISOString() : formatAbsolute(at)}${suffix}`}
     >
-      {now === null
-        ? at.toISOString().slice(0, 16).replace("T", " ")
-        : formatDistanceStrict(at, Math.max(now, at.getTime()), { addSuffix: true })}
+      {now === null ? at.toISOString().slice(0, 16).replace("T", " ") : formatRelative(at, now)}
     </time>
   );
 }

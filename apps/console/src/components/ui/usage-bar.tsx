@@ -9,6 +9,7 @@ export function UsageBar({
   total,
   label,
   format,
+  formatPair,
   testId,
 }: {
   used: number;
@@ -16,11 +17,15 @@ export function UsageBar({
   /** Accessible name: "CPU 3 of 16 cores". */
   label: string;
   format: (n: number) => string;
+  /** Both numbers in one unit ("0 / 640 GB"); without it each is formatted alone. */
+  formatPair?: (used: number, total: number) => string;
   testId?: string;
 }) {
   const pct = percent(used, total);
+  const pair = formatPair ? formatPair(used, total) : `${format(used)} / ${format(total)}`;
+  const [usedText, totalText] = pair.includes(" / ") ? pair.split(" / ") : [pair, ""];
   return (
-    <div className="min-w-28" data-testid={testId} title={`${format(used)} of ${format(total)}`}>
+    <div className="min-w-28" data-testid={testId} title={pair}>
       {/* The native meter speaks to assistive tech; the bar below is what eyes see. */}
       <meter className="sr-only" aria-label={label} min={0} max={total} value={used} />
       <div aria-hidden className="h-1.5 overflow-hidden rounded-full bg-bar-track">
@@ -30,7 +35,7 @@ export function UsageBar({
         />
       </div>
       <p className="mt-0.5 whitespace-nowrap text-xs tabular-nums">
-        {format(used)} <span className="text-muted">/ {format(total)}</span>
+        {usedText} <span className="text-muted">/ {totalText}</span>
       </p>
     </div>
   );

@@ -109,7 +109,7 @@ function VolumeRowView({ v }: { v: VolumeRow }) {
       </td>
       <td className="py-2 pr-3">
         <Link
-          href={`/hosts?q=${encodeURIComponent(v.hostname)}`}
+          href={`/hosts/${encodeURIComponent(v.hostname)}`}
           className="font-mono hover:underline"
         >
           {v.hostname}

@@ -241,7 +241,7 @@ function InstanceRow({
       <td className="py-1 pr-3">
         {t.hostname ? (
           <Link
-            href={`/hosts?q=${encodeURIComponent(t.hostname)}`}
+            href={`/hosts/${encodeURIComponent(t.hostname)}`}
             className="font-mono text-xs hover:underline"
           >
             {t.hostname}
