@@ -141,15 +141,25 @@ function details(p: Preemption): string {
     ),
   ];
   if (nums.beneficiaries.length > 0) {
+    // Nobody waited: the pools named are those whose demand took the entitlement.
+    const took = nums.beneficiaries[0]?.entitlementBefore !== undefined;
     out.push(
       "",
       formatTable(
-        ["Waiting pool", "Level", "Demand (cores)", "Allocation (cores)", "Entitlement (cores)"],
+        [
+          took ? "Took the entitlement" : "Waiting pool",
+          "Level",
+          "Demand (cores)",
+          "Allocation (cores)",
+          ...(took ? ["Entitlement before (cores)"] : []),
+          "Entitlement (cores)",
+        ],
         nums.beneficiaries.map((b) => [
           b.pool,
           b.level,
           n(b.demand.cpu),
           n(b.allocation.cpu),
+          ...(took ? [n(b.entitlementBefore?.cpu ?? 0)] : []),
           n(b.entitlement.cpu),
         ]),
       ),

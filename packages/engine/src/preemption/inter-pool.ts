@@ -8,7 +8,7 @@
 import type { Resources } from "../resources/resources.ts";
 import type { ResourceClass } from "../vocabulary/preemption.ts";
 import type { AvailabilityBudget } from "./availability.ts";
-import { poolNumbers, type WaitingPools } from "./beneficiary.ts";
+import { type Beneficiary, poolNumbers, type WaitingPools } from "./beneficiary.ts";
 import type { PoolCandidates } from "./candidates.ts";
 import { coverExcess } from "./cover.ts";
 import type { InterPoolDecision, PoolPreemption } from "./decision.ts";
@@ -26,11 +26,15 @@ export interface InterPoolOutcome {
   readonly pools: PoolPreemption[];
 }
 
+/** The pools whose demand took `pool`'s entitlement (takers.ts); none without a baseline. */
+export type TakersOf = (pool: string, excess: Resources, cls: ResourceClass) => Beneficiary[];
+
 export function preemptOverAllocatedPools(
   due: readonly DuePool[],
   candidates: PoolCandidates,
   waiting: (cls: ResourceClass) => WaitingPools,
   budget: AvailabilityBudget,
+  takersOf: TakersOf = () => [],
 ): InterPoolOutcome {
   const decisions: InterPoolDecision[] = [];
   const pools: PoolPreemption[] = [];
@@ -51,7 +55,10 @@ export function preemptOverAllocatedPools(
       uncovered[pass.cls] = cover.remaining;
       for (const t of cover.skippedForSla) skippedForSla.push(t.taskId);
       if (cover.chosen.length === 0) continue;
-      const beneficiaries = waiting(pass.cls).beneficiariesOf(pool.path, pass.excess);
+      // The pools that wait for the room; when none does, those whose demand took the entitlement.
+      const waitingOnes = waiting(pass.cls).beneficiariesOf(pool.path, pass.excess);
+      const beneficiaries =
+        waitingOnes.length > 0 ? waitingOnes : takersOf(pool.path, pass.excess, pass.cls);
       const numbers = { ...poolNumbers(pool, pass.cls), excess: pass.excess };
       for (const step of cover.chosen) {
         victims++;
