@@ -1,0 +1,105 @@
+/**
+ * An inter-pool preemption nobody waits for any more (issue #19 item 3):
+ * /takers/taker's demand halves /takers/holder's entitlement, and its tasks
+ * are admitted and placed on free hosts at once. /takers/holder gives back
+ * 4 cores after the sustained periods — for /takers/taker, whose demand took
+ * them: the drawer says so, the taker's Preemptions tab counts them as given
+ * to it, and `peloton preemption list --side beneficiary` finds them.
+ *
+ *   /takers        cpu limit 8
+ *   ├── holder     holder-work: 8 × 1 core (anywhere)
+ *   └── taker      taker-work: 4 × 1 core (anywhere: room elsewhere)
+ */
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { promisify } from "node:util";
+import { adminApi, cliEnv } from "./support/auth.ts";
+import { createPool, journeyJobYaml, running, waitFor } from "./support/preemption-journey.ts";
+import { expect, type Page, test } from "./support/test.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
+
+test("an inter-pool preemption is for the pool whose demand took the entitlement, though it waits for nothing", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const api = adminApi(baseURL!);
+  await createPool(api, "/takers", 8, "Beneficiary spec: a pool whose demand takes a share");
+  await createPool(api, "/takers/holder", 8, "Holds the parent's 8 cores");
+  await createPool(api, "/takers/taker", 8, "Wants half, and gets hosts at once");
+  const holder = await api.jobs.create.mutate({
+    pool: "/takers/holder",
+    yaml: journeyJobYaml("holder-work", { instances: 8, priority: 1 }),
+  });
+  await waitFor("holder-work to run 8 tasks", async () => (await running(api, holder.id)) === 8);
+  const taker = await api.jobs.create.mutate({
+    pool: "/takers/taker",
+    yaml: journeyJobYaml("taker-work", { instances: 4, priority: 1 }),
+  });
+  try {
+    await waitFor("taker-work to run 4 tasks", async () => (await running(api, taker.id)) === 4);
+    const rows = await waitFor(
+      "4 holder-work tasks preempted",
+      async () => {
+        const page_ = await api.preemptions.list.query({
+          pool: "/takers/taker",
+          side: "beneficiary",
+          limit: 50,
+        });
+        return page_.items.length >= 4 ? page_.items : null;
+      },
+      90_000,
+    );
+    const p = rows[0]!;
+    expect(p.victim.poolPath).toBe("/takers/holder");
+    expect(p.reason).toMatch(/\/takers\/taker's demand took it, its cpu entitlement 0 → 4/);
+
+    // The drawer: for whom, and why it was for them.
+    await page.goto(`/preemptions?open=${p.id}`);
+    const details = page.getByTestId("preemption-detail");
+    await expect(details.getByTestId("preemption-reason")).toHaveText(p.reason);
+    const forWhom = details.getByTestId("beneficiary-pools");
+    await expect(forWhom.getByRole("link", { name: "/takers/taker" })).toBeVisible();
+    await expect(forWhom).toContainText("its demand took the entitlement");
+    await expect(details.getByTestId("beneficiaries")).toContainText(
+      "cpu entitlement 0 cores → 4 cores",
+    );
+    await expect(details).toContainText("/takers");
+    await expect(details).not.toContainText("no pool waited");
+    await shot(page, "preemption-beneficiary-light");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shot(page, "preemption-beneficiary-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+
+    // The taker's Preemptions tab counts them as given to it.
+    await page.goto("/pools/takers/taker?tab=preemptions");
+    const totals = page.getByTestId("pool-preemption-totals");
+    await expect(totals).toContainText(/\b[4-9]\d* given to it/);
+    await expect(
+      page.locator(`[data-testid="pool-preemptions"] a[href*="open=${p.id}"]`).first(),
+    ).toBeVisible();
+
+    // The CLI finds them on the beneficiary's side.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        resolve(root, "packages/cli/bin/peloton.mjs"),
+        "preemption",
+        "list",
+        "--pool",
+        "/takers/taker",
+        "--side",
+        "beneficiary",
+      ],
+      { env: cliEnv(baseURL) },
+    );
+    expect(stdout).toContain("/takers/holder");
+    expect(stdout.match(/holder-work\/\d/g)?.length ?? 0).toBeGreaterThanOrEqual(4);
+  } finally {
+    await api.jobs.stop.mutate({ id: holder.id });
+    await api.jobs.stop.mutate({ id: taker.id });
+  }
+});
