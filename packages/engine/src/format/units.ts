@@ -93,3 +93,6 @@ export function formatInputAmount(kind: ResourceKind, value: number): string {
   }
   return formatResource(kind, value);
 }
+
+// Typed amounts of memory and disk, in a unit chosen per field.
+export * from "./megabytes-input.ts";
