@@ -9,8 +9,7 @@ export default function JobNotFound() {
     >
       <h1 className="font-semibold">No such job</h1>
       <p className="mt-2 text-muted">
-        No job has this id. It may have been deleted; what was done to it is still in the audit
-        log.
+        No job has this id. It may have been deleted; what was done to it is still in the audit log.
       </p>
       <div className="mt-4 flex gap-4">
         <Link href="/jobs" className="text-accent hover:underline">
