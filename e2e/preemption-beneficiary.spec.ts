@@ -74,6 +74,21 @@ test("an inter-pool preemption is for the pool whose demand took the entitlement
     await shot(page, "preemption-beneficiary-dark");
     await page.emulateMedia({ colorScheme: "light" });
 
+    // The pool filter applies as you type and says when no pool has the path typed.
+    await page.goto("/preemptions");
+    const poolFilter = page.getByRole("combobox", { name: "Pool", exact: true });
+    await poolFilter.fill("/takers/tak");
+    await expect(page).toHaveURL(/pool=%2Ftakers%2Ftak(&|$)/);
+    await expect(page.getByTestId("pool-missing")).toContainText("No pool /takers/tak exists now");
+    await expect(poolFilter).toBeFocused();
+    await poolFilter.fill("/takers/taker");
+    await page.getByRole("combobox", { name: "Side of the pool" }).selectOption("beneficiary");
+    await expect(page).toHaveURL(/pool=%2Ftakers%2Ftaker.*side=beneficiary/);
+    await expect(page.getByTestId("pool-missing")).toHaveCount(0);
+    await expect(
+      page.locator(`tr[data-preemption="${p.id}"]`).filter({ visible: true }),
+    ).toBeVisible();
+
     // The taker's Preemptions tab counts them as given to it.
     await page.goto("/pools/takers/taker?tab=preemptions");
     const totals = page.getByTestId("pool-preemption-totals");
