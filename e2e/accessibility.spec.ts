@@ -69,7 +69,7 @@ async function violations(page: Page): Promise<string[]> {
 async function settle(page: Page) {
   await expect(page.locator("main#main")).toBeVisible();
   // Skeletons give way to data; live updates keep the network busy, so wait for the skeletons.
-  await expect(page.locator("main#main [data-skeleton], main#main .animate-pulse")).toHaveCount(0, {
+  await expect(page.locator("main#main .animate-pulse.bg-surface-2")).toHaveCount(0, {
     timeout: 15_000,
   });
 }
