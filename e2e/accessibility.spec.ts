@@ -77,6 +77,8 @@ async function settle(page: Page) {
 for (const scheme of ["light", "dark"] as const) {
   test.describe(`axe, ${scheme}`, () => {
     test.use({ colorScheme: scheme });
+    // axe reads the whole page: a large table takes a while on a busy machine.
+    test.describe.configure({ timeout: 180_000 });
     for (const { name, path: pathOf } of PAGES) {
       test(`${name}: no serious or critical violation`, async ({ page }) => {
         const path = pathOf(readFixture());
