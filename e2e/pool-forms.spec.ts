@@ -136,6 +136,13 @@ test.describe
         await expect(confirm).toBeEnabled();
         await shot(page, "job-scale-warning");
         await dialog.getByRole("button", { name: "Cancel" }).click();
+        // Escape closes the dialog and gives the focus back to the button that opened it.
+        const scale = page.getByTestId("job-actions").getByRole("button", { name: "Scale" });
+        await scale.click();
+        await expect(page.getByRole("alertdialog")).toBeVisible();
+        await page.keyboard.press("Escape");
+        await expect(page.getByRole("alertdialog")).toHaveCount(0);
+        await expect(scale).toBeFocused();
         expect((await api.jobs.get.query({ id: job.id })).instanceCount).toBe(1);
       } finally {
         await api.jobs.stop.mutate({ id: job.id });
