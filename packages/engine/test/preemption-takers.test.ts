@@ -131,14 +131,19 @@ describe("the pools whose demand took the entitlement", () => {
     );
   });
 
-  it("a pool that waits comes first: takers are named only when nobody waits", () => {
+  it("waiting pools and takers together, the closest relatives first; a waiting pool first at the same level", () => {
+    //   /queue waits at the root's level; /oncall/adhoc took at /oncall's.
     const d = cycle({
       pools: [...pools, leaf("/queue").entitled({ cpu: 2 }).demand({ cpu: 2 })],
       tasks,
       baselines: { "/oncall/reports": before },
     }).decision("r7");
-    expect(d.kind === "INTER_POOL" && d.beneficiaries.map((b) => b.pool)).toEqual(["/queue"]);
-    expect(d.kind === "INTER_POOL" && d.beneficiaries[0]?.entitlementBefore).toBeUndefined();
+    if (d.kind !== "INTER_POOL") throw new Error("inter-pool expected");
+    expect(d.beneficiaries.map((b) => [b.pool, b.entitlementBefore !== undefined])).toEqual([
+      ["/oncall/adhoc", true],
+      ["/queue", false],
+      ["/research", true],
+    ]);
   });
 
   it("without a baseline (a new leader's first periods) nobody is named", () => {

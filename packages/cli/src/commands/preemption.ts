@@ -141,25 +141,26 @@ function details(p: Preemption): string {
     ),
   ];
   if (nums.beneficiaries.length > 0) {
-    // Nobody waited: the pools named are those whose demand took the entitlement.
-    const took = nums.beneficiaries[0]?.entitlementBefore !== undefined;
+    // A pool that waited, or one whose demand took the entitlement (with what it had before).
     out.push(
       "",
       formatTable(
         [
-          took ? "Took the entitlement" : "Waiting pool",
+          "For pool",
+          "Why",
           "Level",
           "Demand (cores)",
           "Allocation (cores)",
-          ...(took ? ["Entitlement before (cores)"] : []),
+          "Entitlement before (cores)",
           "Entitlement (cores)",
         ],
         nums.beneficiaries.map((b) => [
           b.pool,
+          b.entitlementBefore ? "took the entitlement" : "waited",
           b.level,
           n(b.demand.cpu),
           n(b.allocation.cpu),
-          ...(took ? [n(b.entitlementBefore?.cpu ?? 0)] : []),
+          b.entitlementBefore ? n(b.entitlementBefore.cpu) : "-",
           n(b.entitlement.cpu),
         ]),
       ),
