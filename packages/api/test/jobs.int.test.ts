@@ -203,6 +203,21 @@ describe("jobs.list", () => {
       ).items.map((j) => j.name),
     ).toEqual(["job-0", "job-1", "job-2"]);
   });
+
+  it("takes a job id, or its first characters as the lists show them, in the same filter as the name", async () => {
+    const a = await leafPool(gateway, "a");
+    const one = await caller.jobs.create({ pool: a, yaml: batchYaml({ name: "alpha" }) });
+    await caller.jobs.create({ pool: a, yaml: batchYaml({ name: "beta" }) });
+    const byText = async (text: string) =>
+      (await caller.jobs.list({ text })).items.map((j) => j.name);
+    expect(await byText(one.id)).toEqual(["alpha"]);
+    expect(await byText(one.id.slice(0, 8).toUpperCase())).toEqual(["alpha"]);
+    // Too short to be read as an id: only names match.
+    expect(await byText(one.id.slice(0, 3))).toEqual(
+      "alpha".includes(one.id.slice(0, 3)) ? ["alpha"] : [],
+    );
+    expect(await byText("lph")).toEqual(["alpha"]);
+  });
 });
 
 describe("tasks.list", () => {

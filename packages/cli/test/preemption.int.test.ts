@@ -145,7 +145,7 @@ describe("peloton preemption get", () => {
     expect(run.stdout).toContain("Kind            inter-pool fairness (INTER_POOL)");
     expect(run.stdout).toContain(`Reason          ${s.killed.reason}`);
     expect(run.stdout).toMatch(/^cores\s+30\s+24\s+0\s+6\s+3\s+3$/m);
-    expect(run.stdout).toMatch(/^\/infra\/batch\s+\/\s+24\s+0\s+24$/m);
+    expect(run.stdout).toMatch(/^\/infra\/batch\s+waited\s+\/\s+24\s+0\s+-\s+24$/m);
   });
 
   it("says when there is no such preemption", async () => {

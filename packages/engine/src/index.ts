@@ -335,6 +335,14 @@ export {
   isOverAllocated,
 } from "./preemption/over-allocation.ts";
 export { CANDIDATE_STATES, compareCandidates, rankCandidates } from "./preemption/rank.ts";
+export {
+  advanceBaselines,
+  type EntitlementBaselines,
+  type EntitlementsAt,
+  entitlementsAt,
+  entitlementTakers,
+  type PoolEntitlements,
+} from "./preemption/takers.ts";
 export { formatAmount, formatKindAmount, formatResources } from "./resources/format.ts";
 // Resources
 export {

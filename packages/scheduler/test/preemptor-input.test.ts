@@ -385,7 +385,7 @@ describe("sustained over-allocation across ticks", () => {
     const over = { "/a": 1 };
     const tick = (s: number, counts: Record<string, number>) => {
       const step = periods.step(s * 1000);
-      periods.settle(step, s * 1000, step.counting ? counts : { "/a": 99 });
+      periods.settle(step, s * 1000, step.counting ? counts : { "/a": 99 }, {});
       return step;
     };
     expect(tick(0, over)).toMatchObject({ counting: true, sustainedCount: 3 });
@@ -431,7 +431,7 @@ describe("sustained over-allocation across ticks", () => {
         sustainedCount: step.sustainedCount,
       });
       if (!r.ok) throw new Error("refused");
-      periods.settle(step, ms, r.overAllocationCounts);
+      periods.settle(step, ms, r.overAllocationCounts, r.entitlementBaselines);
       return r.decisions.length;
     };
     expect(cycle(0)).toBe(0); // 1st period over
@@ -439,5 +439,43 @@ describe("sustained over-allocation across ticks", () => {
     expect(cycle(400)).toBe(0);
     expect(cycle(1_000)).toBe(1); // 2nd period over: due
     expect(cycle(2_000)).toBe(0); // processed: counting starts again
+  });
+
+  it("keeps each pool's entitlement baseline across periods: the pool that took it is named", () => {
+    //   period 0: /a holds 8 of its entitlement 8, /b wants nothing
+    //   period 1 on: /b's demand took 4 (/a 8 → 4, /b 0 → 4) and runs elsewhere
+    const periods = new OverAllocationPeriods(1_000, 2);
+    const task = {
+      taskId: "t",
+      jobId: "j",
+      pool: "/a",
+      state: "RUNNING",
+      priority: 1,
+      preemptible: true,
+      revocable: false,
+      resources: cpu(4),
+    };
+    const cycle = (ms: number, pools: PreemptionPool[]) => {
+      const step = periods.step(ms);
+      const r = decidePreemptions({
+        pools,
+        tasks: [task],
+        jobs: {},
+        overAllocationCounts: step.overAllocationCounts,
+        entitlementBaselines: step.entitlementBaselines,
+        sustainedCount: step.sustainedCount,
+      });
+      if (!r.ok) throw new Error("refused");
+      periods.settle(step, ms, r.overAllocationCounts, r.entitlementBaselines);
+      return r.decisions;
+    };
+    const after = [pool("/a", 4, 8), pool("/b", 4, 4)];
+    expect(cycle(0, [pool("/a", 8, 8), pool("/b", 0, 0)])).toEqual([]);
+    expect(cycle(1_000, after)).toEqual([]); // 1st period over
+    expect(cycle(1_500, after)).toEqual([]); // kicked between periods: the baseline stays
+    const [d] = cycle(2_000, after); // 2nd period over: due
+    expect(
+      d?.kind === "INTER_POOL" && d.beneficiaries.map((b) => [b.pool, b.entitlementBefore?.cpu]),
+    ).toEqual([["/b", 0]]);
   });
 });

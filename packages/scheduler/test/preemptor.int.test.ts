@@ -106,6 +106,7 @@ function expectStoredAsDecided(cycle: PreemptorCycle, stored: readonly Preemptio
   const again = decidePreemptions({
     ...cycle.snapshot.input,
     overAllocationCounts: cycle.overAllocationCounts,
+    entitlementBaselines: cycle.entitlementBaselines,
     sustainedCount: cycle.sustainedCount,
   });
   if (!again.ok) throw new Error("the engine refused the loop's own snapshot");
@@ -220,6 +221,67 @@ describe("the preemptor on mesos-sim", () => {
       .poll(() => cycles.slice(settled).filter((c) => c.counting).length, { timeout: 10_000 })
       .toBeGreaterThanOrEqual(SUSTAINED + 1);
     expect(await preemptionsOf(aJob)).toHaveLength(4);
+  });
+
+  it("inter-pool with nobody waiting: /p/b's demand took /p/a's entitlement and ran elsewhere; the preemption is for /p/b", async () => {
+    //   /p     cpu limit 8 (the cluster has 12)
+    //   ├─ a   holds 8: its entitlement 8 → 4 when b asks
+    //   └─ b   4, admitted and placed on the free cores at once: waits for nothing
+    await system(3);
+    const p = await leafPool(gateway, "p", pool(8));
+    const parent = (await gateway.pools.getByPath(p))!;
+    const child = (name: string) =>
+      gateway.pools.create(
+        { path: `${p}/${name}`, name, parentId: parent.id, resources: pool(8) },
+        "test",
+      );
+    await child("a");
+    await child("b");
+    const aJob = await submit(
+      gateway,
+      `${p}/a`,
+      job("a-work", 8, { priority: 1, preemptible: true }),
+    );
+    await expect.poll(() => statesBy(aJob), { timeout: 20_000 }).toEqual(Array(8).fill("RUNNING"));
+    const bJob = await submit(
+      gateway,
+      `${p}/b`,
+      job("b-work", 4, { priority: 1, preemptible: true }),
+    );
+    await expect
+      .poll(async () => count(await statesBy(bJob), "RUNNING"), { timeout: 20_000 })
+      .toBe(4);
+    await expect.poll(async () => (await preemptionsOf(aJob)).length, { timeout: 20_000 }).toBe(4);
+
+    for (const r of await preemptionsOf(aJob)) {
+      expect(r).toMatchObject({
+        kind: "INTER_POOL",
+        level: p,
+        victim: { poolPath: `${p}/a` },
+        beneficiary: { poolPath: `${p}/b` },
+      });
+      expect(r.numbers.beneficiaries).toEqual([
+        expect.objectContaining({
+          pool: `${p}/b`,
+          entitlementBefore: expect.objectContaining({ cpu: 0 }),
+          entitlement: expect.objectContaining({ cpu: 4 }),
+        }),
+      ]);
+      expect(r.reason).toMatch(
+        /: \/p\/b's demand took it, its cpu entitlement 0 → 4, decided at \/p;/,
+      );
+    }
+    // The beneficiary's side finds them, and counts them as given to it.
+    const forB = await gateway.preemptions.list({
+      pool: { path: `${p}/b`, side: "beneficiary", subtree: false },
+      limit: 100,
+    });
+    expect(forB.items).toHaveLength(4);
+    const counts = await gateway.preemptions.countsByPool(
+      { pool: { path: `${p}/b`, side: "either", subtree: false } },
+      86_400,
+    );
+    expect(counts.reduce((n, c) => n + c.in, 0)).toBe(4);
   });
 
   it("intra-pool: a priority-10 task preempts a priority-1 task of its own pool; the non-preemptible job is never touched", async () => {

@@ -105,6 +105,7 @@ export const jobsRouter = router({
     const page = await ctx.gateway.taskHistory.jobEvents({
       jobId: input.id,
       ...(input.instance !== undefined ? { instanceId: input.instance } : {}),
+      ...(input.reason !== undefined ? { reason: input.reason } : {}),
       limit: input.limit,
       cursor: input.cursor ?? null,
     });

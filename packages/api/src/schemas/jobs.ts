@@ -84,6 +84,8 @@ export const jobEventsInput = z.object({
   id: jobIdSchema,
   /** One instance only; every instance when absent. */
   instance: boundedNumber(0, MAX_INT32, { whole: true }).optional(),
+  /** Only events with this reason ("PREEMPTED", "ENQUEUED", …), as stored. */
+  reason: boundedText(MAX_NAME_LENGTH, { trim: true, min: 1 }).optional(),
   limit: z.number().int().min(1).max(500).default(100),
   cursor: rowIdCursorSchema.nullish(),
 });

@@ -136,15 +136,26 @@ function details(p: Preemption): string {
     ),
   ];
   if (nums.beneficiaries.length > 0) {
+    // A pool that waited, or one whose demand took the entitlement (with what it had before).
     out.push(
       "",
       formatTable(
-        ["Waiting pool", "Level", "Demand (cores)", "Allocation (cores)", "Entitlement (cores)"],
+        [
+          "For pool",
+          "Why",
+          "Level",
+          "Demand (cores)",
+          "Allocation (cores)",
+          "Entitlement before (cores)",
+          "Entitlement (cores)",
+        ],
         nums.beneficiaries.map((b) => [
           b.pool,
+          b.entitlementBefore ? "took the entitlement" : "waited",
           b.level,
           n(b.demand.cpu),
           n(b.allocation.cpu),
+          b.entitlementBefore ? n(b.entitlementBefore.cpu) : "-",
           n(b.entitlement.cpu),
         ]),
       ),

@@ -109,3 +109,6 @@ export function formatElapsed(ms: number): string {
   const d = Math.floor(h / 24);
   return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
 }
+
+// Typed amounts of memory and disk, in a unit chosen per field.
+export * from "./megabytes-input.ts";

@@ -29,6 +29,12 @@ export interface Beneficiary {
   /** What it holds on hosts (its admitted, unplaced tasks are in `demand`). */
   readonly allocation: Resources;
   readonly entitlement: Resources;
+  /**
+   * Present when no pool waited and this one is named because its
+   * entitlement grew at the victim pool's expense (takers.ts): what it was
+   * at the victim pool's last period within its own.
+   */
+  readonly entitlementBefore?: Resources;
 }
 
 /**

@@ -11,6 +11,7 @@
  * decisions of the cycle see earlier ones.
  */
 
+import type { Resources } from "../resources/resources.ts";
 import type { ResourceClass } from "../vocabulary/preemption.ts";
 import { AvailabilityBudget } from "./availability.ts";
 import { WaitingPools } from "./beneficiary.ts";
@@ -21,7 +22,18 @@ import { preemptOverAllocatedPools } from "./inter-pool.ts";
 import { preemptForWaitingGangs } from "./intra-pool.ts";
 import { advanceOverAllocation } from "./over-allocation.ts";
 import { PoolAllocations } from "./pool-allocations.ts";
+import { advanceBaselines, entitlementTakers } from "./takers.ts";
 import { validatePreemptionInput } from "./validate.ts";
+
+/** Pools over their entitlement this period: counting, or due (whose count restarted). */
+function overAllocatedPools(
+  counts: Readonly<Record<string, number>>,
+  due: readonly { pool: { path: string } }[],
+): Set<string> {
+  const over = new Set(due.map((d) => d.pool.path));
+  for (const [path, n] of Object.entries(counts)) if (n > 0) over.add(path);
+  return over;
+}
 
 export function decidePreemptions(input: PreemptionInput): PreemptionResult {
   // 0. Bad input is refused whole, each problem named; nothing is decided.
@@ -52,7 +64,14 @@ export function decidePreemptions(input: PreemptionInput): PreemptionResult {
     }
     return w;
   };
-  const inter = preemptOverAllocatedPools(step.due, candidates, waitingFor, budget);
+  //    When no pool waits, the pools whose demand took the entitlement since
+  //    the pool's baseline are named instead (takers.ts).
+  const baselines = input.entitlementBaselines ?? {};
+  const takersOf = (pool: string, excess: Resources, cls: ResourceClass) => {
+    const before = baselines[pool];
+    return before ? entitlementTakers(pool, excess, cls, before, input.pools) : [];
+  };
+  const inter = preemptOverAllocatedPools(step.due, candidates, waitingFor, budget, takersOf);
 
   // 4. Intra-pool, on the copy after step 3: waiting gangs, in order, take
   //    room from lower-priority tasks of their pool, or nothing.
@@ -77,6 +96,11 @@ export function decidePreemptions(input: PreemptionInput): PreemptionResult {
     ok: true,
     decisions: [...inter.decisions, ...intra.decisions],
     overAllocationCounts: step.counts,
+    entitlementBaselines: advanceBaselines(
+      input.pools,
+      overAllocatedPools(step.counts, step.due),
+      baselines,
+    ),
     pools: inter.pools,
     gangs: intra.gangs,
   };

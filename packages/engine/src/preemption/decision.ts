@@ -7,6 +7,7 @@ import type { Resources } from "../resources/resources.ts";
 import type { ResourceClass } from "../vocabulary/preemption.ts";
 import type { Beneficiary } from "./beneficiary.ts";
 import type { PreemptionTask } from "./input.ts";
+import type { EntitlementsAt } from "./takers.ts";
 
 /** The victim pool's numbers for the resource class in excess, per kind. */
 export interface PoolNumbers {
@@ -31,7 +32,11 @@ interface DecisionBase {
 
 export interface InterPoolDecision extends DecisionBase {
   readonly kind: "INTER_POOL";
-  /** Closest first; empty when no pool waits (the entitlement shrank with the cluster). */
+  /**
+   * The pools that wait, closest first; when none waits, the pools whose
+   * entitlement grew at this pool's expense (each with `entitlementBefore`);
+   * empty when neither (the entitlement shrank with the cluster).
+   */
   readonly beneficiaries: readonly Beneficiary[];
   /** Where the fairness decision happened: the first beneficiary's common ancestor; null without one. */
   readonly level: string | null;
@@ -108,6 +113,8 @@ export type PreemptionResult =
       readonly decisions: readonly PreemptionDecision[];
       /** Pass to the next period's call. */
       readonly overAllocationCounts: Record<string, number>;
+      /** Pass to the next period's call too (takers.ts). */
+      readonly entitlementBaselines: Record<string, EntitlementsAt>;
       readonly pools: readonly PoolPreemption[];
       readonly gangs: readonly GangPreemption[];
     }

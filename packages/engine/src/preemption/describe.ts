@@ -7,7 +7,7 @@
  */
 import { formatAmount } from "../resources/format.ts";
 import { RESOURCE_KINDS, type ResourceKind } from "../resources/kinds.ts";
-import { amountLessOrEqual, type Resources } from "../resources/resources.ts";
+import { amountLessOrEqual, type Resources, subtractResources } from "../resources/resources.ts";
 import type { GangPreemption, PreemptionDecision, PreemptionInputError } from "./decision.ts";
 import type { PreemptionTask } from "./input.ts";
 
@@ -55,7 +55,15 @@ export function describePreemption(d: PreemptionDecision): string {
   if (d.kind === "INTER_POOL") {
     const b = d.beneficiaries[0];
     let forWhom = "; no pool waits for it (the entitlement shrank)";
-    if (b) {
+    if (b?.entitlementBefore) {
+      // Nobody waits any more: name whose demand took the entitlement, and how much of it.
+      const took = kindOf(subtractResources(b.entitlement, b.entitlementBefore), d.numbers.excess);
+      const others = d.beneficiaries.length - 1;
+      const more = others > 0 ? ` (and ${others} more pool${others === 1 ? "" : "s"})` : "";
+      forWhom =
+        `: ${b.pool}'s demand took it${more}, its ${took} entitlement ` +
+        `${formatAmount(b.entitlementBefore[took])} → ${formatAmount(b.entitlement[took])}, decided at ${d.level}`;
+    } else if (b) {
       const wanted = kindOf(b.demand, d.numbers.excess);
       forWhom = ` while ${b.pool} waited for ${amount(b.demand[wanted], wanted)}, decided at ${d.level}`;
     }

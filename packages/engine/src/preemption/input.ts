@@ -5,6 +5,7 @@
  * from the previous period (no clocks: the caller runs one call per period).
  */
 import type { Resources } from "../resources/resources.ts";
+import type { EntitlementBaselines } from "./takers.ts";
 
 export interface PreemptionPool {
   /** A leaf pool (jobs run only in leaves). */
@@ -72,6 +73,12 @@ export interface PreemptionInput {
   readonly overAllocationCounts: Readonly<Record<string, number>>;
   /** Periods in a row a pool must be over its entitlement before it is preempted from. */
   readonly sustainedCount: number;
+  /**
+   * Per pool, every leaf's entitlements at the last period it was within its
+   * own, as the previous call returned them (takers.ts). None: a pool over
+   * its entitlement names no pool that took it.
+   */
+  readonly entitlementBaselines?: EntitlementBaselines;
   /** Per pool in admission order (intra-pool preemption); none: no intra-pool pass. */
   readonly waiting?: readonly PendingGang[];
 }

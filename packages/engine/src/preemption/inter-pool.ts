@@ -8,7 +8,12 @@
 import type { Resources } from "../resources/resources.ts";
 import type { ResourceClass } from "../vocabulary/preemption.ts";
 import type { AvailabilityBudget } from "./availability.ts";
-import { poolNumbers, type WaitingPools } from "./beneficiary.ts";
+import {
+  type Beneficiary,
+  MAX_BENEFICIARIES,
+  poolNumbers,
+  type WaitingPools,
+} from "./beneficiary.ts";
 import type { PoolCandidates } from "./candidates.ts";
 import { coverExcess } from "./cover.ts";
 import type { InterPoolDecision, PoolPreemption } from "./decision.ts";
@@ -26,11 +31,28 @@ export interface InterPoolOutcome {
   readonly pools: PoolPreemption[];
 }
 
+/** The pools whose demand took `pool`'s entitlement (takers.ts); none without a baseline. */
+export type TakersOf = (pool: string, excess: Resources, cls: ResourceClass) => Beneficiary[];
+
+const depth = (path: string) => path.split("/").filter((s) => s.length > 0).length;
+
+/** Deepest common ancestor first (stable), each pool once, at most MAX_BENEFICIARIES. */
+function closestFirst(all: readonly Beneficiary[]): Beneficiary[] {
+  const seen = new Set<string>();
+  return all
+    .map((b, i) => ({ b, i }))
+    .sort((x, y) => depth(y.b.level) - depth(x.b.level) || x.i - y.i)
+    .map((x) => x.b)
+    .filter((b) => !seen.has(b.pool) && seen.add(b.pool))
+    .slice(0, MAX_BENEFICIARIES);
+}
+
 export function preemptOverAllocatedPools(
   due: readonly DuePool[],
   candidates: PoolCandidates,
   waiting: (cls: ResourceClass) => WaitingPools,
   budget: AvailabilityBudget,
+  takersOf: TakersOf = () => [],
 ): InterPoolOutcome {
   const decisions: InterPoolDecision[] = [];
   const pools: PoolPreemption[] = [];
@@ -51,7 +73,12 @@ export function preemptOverAllocatedPools(
       uncovered[pass.cls] = cover.remaining;
       for (const t of cover.skippedForSla) skippedForSla.push(t.taskId);
       if (cover.chosen.length === 0) continue;
-      const beneficiaries = waiting(pass.cls).beneficiariesOf(pool.path, pass.excess);
+      // The pools that wait for the room and those whose demand took the entitlement,
+      // the closest relatives first (a waiting pool before a taker at the same level).
+      const beneficiaries = closestFirst([
+        ...waiting(pass.cls).beneficiariesOf(pool.path, pass.excess),
+        ...takersOf(pool.path, pass.excess, pass.cls),
+      ]);
       const numbers = { ...poolNumbers(pool, pass.cls), excess: pass.excess };
       for (const step of cover.chosen) {
         victims++;

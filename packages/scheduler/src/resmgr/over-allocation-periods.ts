@@ -9,8 +9,11 @@
  * injected clock — counts. A tick between periods passes the counts as they
  * are with a count no pool can reach: no pool becomes due, and its counts
  * are not kept. The counts live in memory: a new leader starts from zero,
- * as Peloton's preemptor does after a restart.
+ * as Peloton's preemptor does after a restart. The entitlement baselines
+ * (who took a pool's entitlement, engine takers.ts) are kept the same way:
+ * a new leader names no taker until a pool was within its entitlement once.
  */
+import type { EntitlementBaselines, EntitlementsAt } from "@peloton/engine";
 
 /** Reached by no pool: a tick between periods makes no pool due. */
 const NEVER_DUE = Number.MAX_SAFE_INTEGER;
@@ -19,11 +22,13 @@ export interface PeriodStep {
   /** This tick starts a period: its counts are kept. */
   readonly counting: boolean;
   readonly overAllocationCounts: Readonly<Record<string, number>>;
+  readonly entitlementBaselines: EntitlementBaselines;
   readonly sustainedCount: number;
 }
 
 export class OverAllocationPeriods {
   private counts: Record<string, number> = {};
+  private baselines: Record<string, EntitlementsAt> = {};
   private lastCountedAt: number | null = null;
 
   constructor(
@@ -37,14 +42,21 @@ export class OverAllocationPeriods {
     return {
       counting,
       overAllocationCounts: this.counts,
+      entitlementBaselines: this.baselines,
       sustainedCount: counting ? this.sustainedCount : NEVER_DUE,
     };
   }
 
-  /** The engine's counts after the tick: kept only when it counted. */
-  settle(step: PeriodStep, now: number, counts: Readonly<Record<string, number>>): void {
+  /** The engine's counts and baselines after the tick: kept only when it counted. */
+  settle(
+    step: PeriodStep,
+    now: number,
+    counts: Readonly<Record<string, number>>,
+    baselines: EntitlementBaselines,
+  ): void {
     if (!step.counting) return;
     this.counts = { ...counts };
+    this.baselines = { ...baselines };
     this.lastCountedAt = now;
   }
 

@@ -24,6 +24,7 @@ import {
   advanceOverAllocation,
   decidePreemptions,
   describePreemptionInputError,
+  type EntitlementBaselines,
   type PreemptionDecision,
   type PreemptionResult,
   preemptionPoolsOf,
@@ -80,6 +81,7 @@ export interface PreemptorCycle {
   /** What the engine was asked on, and the facts of every task read. */
   readonly snapshot: PreemptorSnapshot;
   readonly overAllocationCounts: Readonly<Record<string, number>>;
+  readonly entitlementBaselines: EntitlementBaselines;
   readonly sustainedCount: number;
   readonly result: Extract<PreemptionResult, { ok: true }>;
   readonly rows: readonly NewPreemption[];
@@ -170,6 +172,7 @@ export class PreemptorLoop implements SchedulerLoop {
     const result = decidePreemptions({
       ...snapshot.input,
       overAllocationCounts: step.overAllocationCounts,
+      entitlementBaselines: step.entitlementBaselines,
       sustainedCount: step.sustainedCount,
     });
     if (!result.ok) {
@@ -184,7 +187,12 @@ export class PreemptorLoop implements SchedulerLoop {
     const decided = performance.now();
 
     const outcome = await this.record(newRows, at);
-    this.periods.settle(step, at.getTime(), result.overAllocationCounts);
+    this.periods.settle(
+      step,
+      at.getTime(),
+      result.overAllocationCounts,
+      result.entitlementBaselines,
+    );
     await this.afterRecord(newRows, outcome, snapshot.tasks);
     const written = performance.now();
 
@@ -221,6 +229,7 @@ export class PreemptorLoop implements SchedulerLoop {
       counting: step.counting,
       snapshot,
       overAllocationCounts: step.overAllocationCounts,
+      entitlementBaselines: step.entitlementBaselines,
       sustainedCount: step.sustainedCount,
       result,
       rows: newRows,

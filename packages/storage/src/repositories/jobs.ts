@@ -57,7 +57,7 @@ export interface JobListQuery {
   types?: readonly JobType[];
   poolId?: string;
   owner?: string;
-  /** Part of the name, case-insensitive. */
+  /** Part of the name, case-insensitive, or the start of the job's id (as the lists show it). */
   text?: string;
   /** Every label must be on the job. */
   labels?: readonly { key: string; value: string }[];
@@ -161,6 +161,19 @@ function toRecord(r: JobRow): JobRecord {
 }
 
 /** Jobs: the rows users submit and the job manager drives. */
+/** A job id, or its start as the lists shorten it ("3f2a9c1e"): hex digits and dashes. */
+const ID_PREFIX = /^[0-9a-f][0-9a-f-]{3,35}$/i;
+
+/**
+ * The jobs filter takes a name or an id (issue #19 item 6): part of the
+ * name, or — when the text can be one — the start of the id.
+ */
+function jobTextMatch(text: string): Prisma.Sql {
+  const name = Prisma.sql`j.name ILIKE ${`%${escapeLike(text)}%`}`;
+  if (!ID_PREFIX.test(text)) return name;
+  return Prisma.sql`(${name} OR j.id::text LIKE ${`${text.toLowerCase()}%`})`;
+}
+
 export function jobsRepository(db: DbOrTx) {
   return {
     async create(input: NewJob): Promise<{ id: string }> {
@@ -249,7 +262,7 @@ export function jobsRepository(db: DbOrTx) {
       if (q.types?.length) where.push(Prisma.sql`j.type = ANY(${[...q.types]}::"JobType"[])`);
       if (q.poolId) where.push(Prisma.sql`j.pool_id = ${q.poolId}::uuid`);
       if (q.owner) where.push(Prisma.sql`j.owner = ${q.owner}`);
-      if (q.text) where.push(Prisma.sql`j.name ILIKE ${`%${escapeLike(q.text)}%`}`);
+      if (q.text) where.push(jobTextMatch(q.text));
       if (q.labels?.length) where.push(Prisma.sql`j.labels @> ${JSON.stringify(q.labels)}::jsonb`);
       const cursor = decodeKeyset(q.cursor);
       if (cursor) {

@@ -114,11 +114,13 @@ export function taskHistoryRepository(db: DbOrTx) {
 
     /**
      * Every instance's events of a job, newest first (the job page's
-     * timeline), keyset on the event id; optionally one instance only.
+     * timeline), keyset on the event id; optionally one instance only, and
+     * only one reason.
      */
     async jobEvents(q: {
       jobId: string;
       instanceId?: number;
+      reason?: string;
       limit: number;
       cursor?: string | null;
     }): Promise<Page<TaskEventRecord & { instanceId: number }>> {
@@ -126,6 +128,7 @@ export function taskHistoryRepository(db: DbOrTx) {
         q.instanceId === undefined
           ? [Prisma.sql`e.job_id = ${q.jobId}::uuid`]
           : [Prisma.sql`e.task_id = (${instanceTask(q.jobId, q.instanceId)})`];
+      if (q.reason !== undefined) where.push(Prisma.sql`e.reason = ${q.reason}`);
       if (q.cursor && /^\d+$/.test(q.cursor)) where.push(Prisma.sql`e.id < ${BigInt(q.cursor)}`);
       const rows = await db.$queryRaw<(EventRow & { instance_id: number })[]>`
         SELECT ${EVENT_COLUMNS}, e.instance_id FROM task_events e

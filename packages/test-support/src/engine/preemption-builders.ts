@@ -8,6 +8,7 @@
 
 import {
   decidePreemptions,
+  type EntitlementBaselines,
   type JobAvailability,
   type PendingGang,
   type PreemptionInput,
@@ -163,6 +164,8 @@ export interface Cycle {
   counts?: Record<string, number>;
   sustained?: number;
   waiting?: GangBuilder[];
+  /** Per pool, every leaf's entitlements at its last period within its own (takers.ts). */
+  baselines?: EntitlementBaselines;
 }
 
 export function cycleInput(c: Cycle): PreemptionInput {
@@ -175,6 +178,7 @@ export function cycleInput(c: Cycle): PreemptionInput {
       c.counts ?? Object.fromEntries(c.pools.map((p) => [p.path, sustained - 1])),
     sustainedCount: sustained,
     ...(c.waiting ? { waiting: c.waiting.map((g) => g.build()) } : {}),
+    ...(c.baselines ? { entitlementBaselines: c.baselines } : {}),
   };
 }
 

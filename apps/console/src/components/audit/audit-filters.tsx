@@ -1,5 +1,6 @@
 "use client";
 import { AUDIT_OUTCOMES } from "@peloton/api/schemas";
+import { FilterInput } from "@/components/ui/filter-input";
 import type { AuditQuery } from "./audit-query";
 
 const outcomeOf = (value: string): AuditQuery["outcome"] =>
@@ -89,19 +90,11 @@ export function AuditFilters({
           ))}
         </select>
       </label>
-      <input
-        type="search"
+      <FilterInput
         aria-label="Target contains"
         placeholder="Pool path, job id, host…"
-        defaultValue={query.target}
-        key={query.target}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") onChange({ target: e.currentTarget.value.trim() });
-        }}
-        onBlur={(e) => {
-          const value = e.currentTarget.value.trim();
-          if (value !== query.target) onChange({ target: value });
-        }}
+        value={query.target}
+        onCommit={(target) => onChange({ target })}
         className="h-8 w-56 rounded-md border border-border bg-surface px-2"
       />
       <fieldset className="flex items-center gap-1">

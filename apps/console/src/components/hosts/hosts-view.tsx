@@ -6,6 +6,7 @@ import { AccessNote } from "@/components/identity/access-note";
 import { refusal, useAccessDecider } from "@/components/identity/use-access";
 import { Button } from "@/components/ui/button";
 import { EmptyState, RowsSkeleton } from "@/components/ui/card";
+import { FilterInput } from "@/components/ui/filter-input";
 import { KeysetPager } from "@/components/ui/keyset-pager";
 import { LoadError } from "@/components/ui/load-error";
 import { PageHeader } from "@/components/ui/page-header";
@@ -81,18 +82,11 @@ export function HostsView({ initial, initialQuery }: { initial: HostsPage; initi
       <AccessNote access={startAccess} />
 
       <fieldset className="flex flex-wrap items-center gap-3" aria-label="Filters">
-        <input
-          type="search"
+        <FilterInput
           aria-label="Filter by hostname"
           placeholder="Hostname contains…"
-          defaultValue={query.q}
-          key={query.q}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") go({ q: e.currentTarget.value.trim() });
-          }}
-          onBlur={(e) => {
-            if (e.currentTarget.value.trim() !== query.q) go({ q: e.currentTarget.value.trim() });
-          }}
+          value={query.q}
+          onCommit={(q) => go({ q })}
           className="h-8 w-56 rounded-md border border-border bg-surface px-2"
         />
         <ToggleChips

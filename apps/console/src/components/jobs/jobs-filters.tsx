@@ -1,5 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
+import { FilterInput } from "@/components/ui/filter-input";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { jobTone } from "@/lib/states";
 import { useTRPC } from "@/lib/trpc";
@@ -32,18 +33,12 @@ function TextFilter({
   onApply: (v: string) => void;
   width?: string;
 }) {
-  const apply = (v: string) => {
-    if (v.trim() !== value) onApply(v.trim());
-  };
   return (
-    <input
-      type="search"
+    <FilterInput
       aria-label={label}
       placeholder={placeholder}
-      defaultValue={value}
-      key={value}
-      onKeyDown={(e) => e.key === "Enter" && apply(e.currentTarget.value)}
-      onBlur={(e) => apply(e.currentTarget.value)}
+      value={value}
+      onCommit={onApply}
       className={`${INPUT} ${width}`}
     />
   );
@@ -67,8 +62,8 @@ export function JobsFilters({
     <fieldset className="space-y-2" aria-label="Filters">
       <div className="flex flex-wrap items-center gap-2">
         <TextFilter
-          label="Filter by name"
-          placeholder="Name contains…"
+          label="Filter by name or id"
+          placeholder="Name or job id…"
           value={query.q}
           onApply={(q) => onChange({ q })}
           width="w-48"

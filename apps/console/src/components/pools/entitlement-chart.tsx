@@ -17,8 +17,14 @@ import { formatResource, type Kind } from "@/lib/format";
 import { useTRPC } from "@/lib/trpc";
 
 const LINES = [
-  { key: "entitlement", name: "entitlement", color: "var(--accent)", dash: undefined, width: 2 },
-  { key: "allocation", name: "allocation", color: "var(--ok)", dash: undefined, width: 2 },
+  {
+    key: "entitlement",
+    name: "entitlement",
+    color: "var(--entitlement)",
+    dash: undefined,
+    width: 2,
+  },
+  { key: "allocation", name: "allocation", color: "var(--allocation)", dash: undefined, width: 2 },
   { key: "demand", name: "demand", color: "var(--warn)", dash: undefined, width: 1.5 },
   { key: "reservation", name: "reservation", color: "var(--fg)", dash: "4 3", width: 1 },
   { key: "limit", name: "limit", color: "var(--bad)", dash: "2 3", width: 1 },

@@ -28,6 +28,7 @@ import { Notice } from "@/components/ui/notice";
 import type { PoolDetail } from "@/lib/api-types";
 import { DISPLAY_KINDS } from "@/lib/pools";
 import { useTRPC } from "@/lib/trpc";
+import { useUnsavedChangesGuard } from "@/lib/use-unsaved-changes";
 import { PreviewPanel } from "./entitlement-preview";
 import { KindFields } from "./kind-fields";
 import { PoolSettingsFields, TaskLimitFields } from "./pool-settings-fields";
@@ -82,6 +83,7 @@ export function PoolForm({
     values,
     formState.isDirty,
   );
+  useUnsavedChangesGuard(formState.isDirty, pool ? pool.path : "the new pool");
   const [saveIssues, setSaveIssues] = useState<ApiIssue[]>([]);
   const [conflict, setConflict] = useState<string | null>(null);
   const valuesKey = JSON.stringify(values);
@@ -192,6 +194,7 @@ export function PoolForm({
             key={kind}
             kind={kind}
             register={register}
+            control={control}
             error={error}
             room={pool?.room[kind]}
             parentPath={parentPath}

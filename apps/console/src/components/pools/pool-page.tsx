@@ -8,6 +8,7 @@ import { useAccess } from "@/components/identity/use-access";
 import { factsOf } from "@/components/identity/use-pool-facts";
 import { PoolPreemptions } from "@/components/preemptions/pool-preemptions";
 import { Card } from "@/components/ui/card";
+import { PoolPathText } from "@/components/ui/ids";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { PageTabList } from "@/components/ui/page-tabs";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -111,7 +112,7 @@ export function PoolPage({
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-lg font-semibold">
-            <span className="font-mono">{pool.path}</span>
+            <PoolPathText path={pool.path} />
           </h1>
           <p className="text-muted">
             {pool.owningTeam ? `Team ${pool.owningTeam}` : "No owning team"}

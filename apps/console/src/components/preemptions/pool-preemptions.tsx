@@ -89,7 +89,7 @@ export function PoolPreemptions({ path }: { path: string }) {
         >
           Its tasks are preempted when it holds more than its entitlement while another pool waits,
           or when a higher-priority task of its own waits; it gains when it waits below its
-          entitlement.
+          entitlement, or when its demand takes another pool's.
         </EmptyState>
       ) : (
         <ol className="divide-y divide-border rounded-md border border-border text-sm">

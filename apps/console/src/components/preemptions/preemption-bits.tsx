@@ -52,12 +52,21 @@ export function PoolLink({ path }: { path: string }) {
   );
 }
 
-/** In whose favour: the waiting pool (inter-pool), or the waiting gang's task (intra-pool). */
-export function Beneficiary({ p }: { p: PreemptionRow }) {
+/** Inter-pool, nobody waited: the pools named are those whose demand took the entitlement. */
+export function tookEntitlement(p: PreemptionRow): boolean {
+  return p.kind === "INTER_POOL" && p.numbers.beneficiaries[0]?.entitlementBefore !== undefined;
+}
+
+/**
+ * In whose favour: the waiting pool, or the pools whose demand took the
+ * entitlement (inter-pool), or the waiting gang's task (intra-pool). `all`
+ * (the drawer) lists every pool named, not only the closest.
+ */
+export function Beneficiary({ p, all = false }: { p: PreemptionRow; all?: boolean }) {
   const b = p.beneficiary;
   if (!b)
     return (
-      <span className="text-muted" title="No pool waited: the entitlement shrank">
+      <span className="text-muted" title="No pool waited and none took the entitlement">
         none
       </span>
     );
@@ -69,7 +78,23 @@ export function Beneficiary({ p }: { p: PreemptionRow }) {
       </span>
     );
   }
-  return <PoolLink path={b.poolPath} />;
+  const took = tookEntitlement(p);
+  const pools = all ? p.numbers.beneficiaries.map((x) => x.pool) : [b.poolPath];
+  return (
+    <span data-testid="beneficiary-pools">
+      {pools.map((path, i) => (
+        <span key={path}>
+          {i > 0 && ", "}
+          <PoolLink path={path} />
+        </span>
+      ))}
+      {took && (
+        <span className="block text-xs text-muted">
+          {pools.length === 1 ? "its demand" : "their demand"} took the entitlement
+        </span>
+      )}
+    </span>
+  );
 }
 
 /**

@@ -60,8 +60,8 @@ function Body({ p, onFilterJob }: { p: PreemptionRow; onFilterJob: (jobId: strin
         <Fact label="Victim pool">
           <PoolLink path={p.victim.poolPath} />
         </Fact>
-        <Fact label={inter ? "In favour of" : "For the waiting gang"}>
-          <Beneficiary p={p} />
+        <Fact label={inter ? "For" : "For the waiting gang"}>
+          <Beneficiary p={p} all />
         </Fact>
         <Fact label="Decided at">
           {p.level ? (
@@ -74,7 +74,9 @@ function Body({ p, onFilterJob }: { p: PreemptionRow; onFilterJob: (jobId: strin
               </span>
             </>
           ) : (
-            <span className="text-muted">no pool waited: the pool&apos;s entitlement shrank</span>
+            <span className="text-muted">
+              no pool waited and none took it: the pool&apos;s entitlement shrank with the cluster
+            </span>
           )}
         </Fact>
         <Fact label="Victim order">

@@ -1,5 +1,4 @@
 "use client";
-/** The filter bar of /preemptions: pool (and which side of it), kind, time range, job. */
 import {
   PREEMPTION_KIND_LABELS,
   PREEMPTION_KINDS,
@@ -9,6 +8,8 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { format } from "date-fns";
 import { useId, useState } from "react";
+/** The filter bar of /preemptions: pool (and which side of it), kind, time range, job. */
+import { FilterInput } from "@/components/ui/filter-input";
 import { useTRPC } from "@/lib/trpc";
 import { isFiltered, NO_FILTERS } from "./preemptions-query";
 
@@ -56,39 +57,51 @@ export function PreemptionFilterBar({
   onChange: (next: Partial<PreemptionFiltersInput>) => void;
 }) {
   const trpc = useTRPC();
-  const pools = useQuery(trpc.overview.summary.queryOptions());
+  const tree = useQuery(trpc.pools.tree.queryOptions(undefined, { staleTime: 60_000 }));
   const listId = useId();
   const preset = TIME_PRESETS.find((p) => filters.since === p && !filters.until);
   const custom = Boolean(filters.since || filters.until) && !preset;
   const [showCustom, setShowCustom] = useState(custom);
-  const commitPool = (value: string) => {
-    const pool = value.trim() || undefined;
-    if (pool !== filters.pool) onChange({ pool });
-  };
+  const known = tree.data?.pools.filter((p) => p.path !== "/");
+  // A pool typed (or from a link) that is not in the tree: deleted, or a typo.
+  const poolMissing =
+    !!filters.pool &&
+    !!known &&
+    filters.pool !== "/" &&
+    !known.some((p) => p.path === filters.pool);
+  const jobInputId = useId();
   return (
     <fieldset className="space-y-2" aria-label="Filters">
       <div className="flex flex-wrap items-center gap-3">
-        <label className="flex items-center gap-2 text-muted">
+        <label htmlFor={`${listId}-pool`} className="flex items-center gap-2 text-muted">
           Pool
-          <input
-            type="search"
+          <FilterInput
+            id={`${listId}-pool`}
             list={listId}
             placeholder="/team/pool"
-            defaultValue={filters.pool ?? ""}
-            key={filters.pool ?? ""}
+            value={filters.pool ?? ""}
             aria-label="Pool"
-            onKeyDown={(e) => {
-              if (e.key === "Enter") commitPool(e.currentTarget.value);
-            }}
-            onBlur={(e) => commitPool(e.currentTarget.value)}
-            className="h-8 w-48 rounded-md border border-border bg-surface px-2 font-mono text-fg"
+            aria-describedby={poolMissing ? `${listId}-missing` : undefined}
+            aria-invalid={poolMissing}
+            onCommit={(pool) => onChange({ pool: pool || undefined })}
+            className="h-8 w-48 rounded-md border border-border bg-surface px-2 font-mono text-fg aria-[invalid=true]:border-warn"
           />
           <datalist id={listId}>
-            {(pools.data?.poolList ?? []).map((p) => (
+            {(known ?? []).map((p) => (
               <option key={p.path} value={p.path} />
             ))}
           </datalist>
         </label>
+        {poolMissing && (
+          <span
+            id={`${listId}-missing`}
+            role="status"
+            className="text-xs text-warn"
+            data-testid="pool-missing"
+          >
+            No pool {filters.pool} exists now: pick one from the list (its history stays searchable)
+          </span>
+        )}
         <select
           aria-label="Side of the pool"
           value={filters.side ?? "either"}
@@ -202,22 +215,14 @@ export function PreemptionFilterBar({
             </label>
           </span>
         )}
-        <label className="flex items-center gap-2 text-muted">
+        <label htmlFor={jobInputId} className="flex items-center gap-2 text-muted">
           Job
-          <input
-            type="search"
+          <FilterInput
+            id={jobInputId}
             placeholder="job id"
             aria-label="Job id"
-            defaultValue={filters.job ?? ""}
-            key={filters.job ?? ""}
-            onKeyDown={(e) => {
-              if (e.key === "Enter")
-                onChange({ job: e.currentTarget.value.trim() || undefined, instance: undefined });
-            }}
-            onBlur={(e) => {
-              const job = e.currentTarget.value.trim() || undefined;
-              if (job !== filters.job) onChange({ job, instance: undefined });
-            }}
+            value={filters.job ?? ""}
+            onCommit={(job) => onChange({ job: job || undefined, instance: undefined })}
             className="h-8 w-72 rounded-md border border-border bg-surface px-2 font-mono text-xs text-fg"
           />
         </label>

@@ -5,7 +5,7 @@
  */
 import type { PreemptionRow } from "@/lib/api-types";
 import { formatResource, KIND_LABEL, type Kind } from "@/lib/format";
-import { PoolLink } from "./preemption-bits";
+import { PoolLink, tookEntitlement } from "./preemption-bits";
 
 const KINDS: readonly Kind[] = ["cpu", "memory", "disk", "gpu"];
 type Amounts = PreemptionRow["numbers"]["allocation"];
@@ -84,24 +84,28 @@ export function PreemptionNumbers({ p }: { p: PreemptionRow }) {
       {inter && n.beneficiaries.length > 0 && (
         <div>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">
-            Pools that waited, closest first
+            {tookEntitlement(p)
+              ? "Pools whose demand took the entitlement, closest first"
+              : "Pools that waited, closest first"}
           </h3>
           <ul className="space-y-1" data-testid="beneficiaries">
             {n.beneficiaries.map((b) => {
-              const wanted = KINDS.filter((k) => b.demand[k] > 0 && n.excess[k] > 0);
+              const before = b.entitlementBefore;
+              const words = before
+                ? KINDS.filter((k) => b.entitlement[k] > before[k] && n.excess[k] > 0).map(
+                    (k) =>
+                      `${k} entitlement ${formatResource(k, before[k])} → ${formatResource(k, b.entitlement[k])}, holding ${formatResource(k, b.allocation[k])}`,
+                  )
+                : KINDS.filter((k) => b.demand[k] > 0 && n.excess[k] > 0).map(
+                    (k) =>
+                      `waited for ${formatResource(k, b.demand[k])}, holding ${formatResource(k, b.allocation[k])} of ${formatResource(k, b.entitlement[k])} entitled`,
+                  );
               return (
                 <li key={b.pool} className="rounded-md border border-border px-2 py-1.5">
                   <PoolLink path={b.pool} />
                   <span className="text-xs text-muted"> · decided at </span>
                   <span className="font-mono text-xs">{b.level}</span>
-                  <p className="text-xs text-muted">
-                    {wanted
-                      .map(
-                        (k) =>
-                          `waited for ${formatResource(k, b.demand[k])}, holding ${formatResource(k, b.allocation[k])} of ${formatResource(k, b.entitlement[k])} entitled`,
-                      )
-                      .join("; ")}
-                  </p>
+                  <p className="text-xs text-muted">{words.join("; ")}</p>
                 </li>
               );
             })}

@@ -47,7 +47,12 @@ export function UserMenu() {
     <Menu.Root>
       <Menu.Trigger
         className="flex items-center gap-1.5 rounded-md px-2 py-1 text-muted hover:bg-surface-2 hover:text-fg data-[state=open]:bg-surface-2"
-        aria-label={person ? `Signed in as ${person.displayName}: account menu` : "Account menu"}
+        // The visible words come first in the name (WCAG 2.5.3, "label in name").
+        aria-label={
+          person
+            ? `${person.displayName} ${ROLE_LABELS[person.role]}: signed in, account menu`
+            : "Account menu"
+        }
         data-testid="user-menu"
       >
         <UserRound className="size-4" aria-hidden />

@@ -4,12 +4,14 @@
  * writes, streamed over `tasks.logsFollow` until the run ends. Pause stops the
  * stream and remembers where it was; resume goes on from there. The view
  * follows the end unless the reader scrolled up (or locked it); earlier parts
- * load on request; the whole file downloads.
+ * load on request; the whole file downloads. A search keeps the lines that
+ * contain it (marked), and long lines wrap or scroll sideways.
  */
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { ArrowDownToLine, Download, Pause, Play } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { ArrowDownToLine, Download, Pause, Play, WrapText } from "lucide-react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { FilterInput } from "@/components/ui/filter-input";
 import { formatBytes } from "@/lib/format";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 
@@ -40,6 +42,42 @@ export function LogFileToggle({
       ))}
     </fieldset>
   );
+}
+
+/** A run's default file: stderr when the run failed (the why is there), stdout otherwise. */
+export function defaultLogFile(runState: string | undefined): LogFile {
+  return runState === "FAILED" ? "stderr" : "stdout";
+}
+
+/** The lines containing `search` (any case), each with its matches marked. */
+function matchingLines(text: string, search: string): { lines: ReactNode[]; count: number } {
+  const needle = search.toLowerCase();
+  const lines: ReactNode[] = [];
+  let count = 0;
+  text.split("\n").forEach((line, n) => {
+    const lower = line.toLowerCase();
+    if (!lower.includes(needle)) return;
+    const parts: ReactNode[] = [];
+    let at = 0;
+    for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, at)) {
+      parts.push(line.slice(at, i));
+      parts.push(
+        <mark key={i} className="rounded-sm bg-warn/40 text-fg">
+          {line.slice(i, i + needle.length)}
+        </mark>,
+      );
+      at = i + needle.length;
+      count++;
+    }
+    parts.push(line.slice(at));
+    lines.push(
+      // biome-ignore lint/suspicious/noArrayIndexKey: a line's number in the text is what identifies it
+      <span key={n} className="block" data-line={n + 1}>
+        {parts}
+      </span>,
+    );
+  });
+  return { lines, count };
 }
 
 /** What the page keeps of a log: enough to read, not the whole of a huge file. */
@@ -90,6 +128,9 @@ export function LogViewer({
   const [paused, setPaused] = useState(false);
   const [stick, setStick] = useState(true);
   const [downloading, setDownloading] = useState(false);
+  const [search, setSearch] = useState("");
+  const [wrap, setWrap] = useState(true);
+  const found = useMemo(() => (search ? matchingLines(text, search) : null), [text, search]);
   const box = useRef<HTMLPreElement>(null);
 
   useSubscription(
@@ -213,7 +254,31 @@ export function LogViewer({
           · {formatBytes(byteLength(text))} shown
           {start ? ` from byte ${start.toLocaleString("en-US")}` : ""}
         </span>
-        <span className="ml-auto flex items-center gap-1.5">
+        <span className="ml-auto flex flex-wrap items-center gap-1.5">
+          <FilterInput
+            aria-label={`Search ${target.file}`}
+            placeholder="Search…"
+            value={search}
+            onCommit={setSearch}
+            className="h-7 w-40 rounded-md border border-border bg-surface px-2 text-xs"
+            data-testid="log-search"
+          />
+          {found && (
+            <span className="text-muted" data-testid="log-matches" role="status">
+              {found.lines.length} line{found.lines.length === 1 ? "" : "s"} match
+            </span>
+          )}
+          <Button
+            size="sm"
+            aria-pressed={wrap}
+            onClick={() => setWrap((w) => !w)}
+            title={
+              wrap ? "Long lines wrap; click to scroll them sideways" : "Click to wrap long lines"
+            }
+          >
+            <WrapText className="size-3.5" aria-hidden />
+            Wrap
+          </Button>
           {start ? (
             <Button size="sm" variant="ghost" onClick={() => void loadEarlier()}>
               Load earlier
@@ -274,9 +339,14 @@ export function LogViewer({
             const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
             if (atEnd !== stick) setStick(atEnd);
           }}
-          className={`${height} overflow-auto whitespace-pre-wrap break-all rounded-md border border-border bg-surface-2 p-3 font-mono text-xs leading-5`}
+          data-wrap={wrap}
+          className={`${height} overflow-auto ${wrap ? "whitespace-pre-wrap break-all" : "whitespace-pre"} rounded-md border border-border bg-surface-2 p-3 font-mono text-xs leading-5`}
         >
-          {text || (status === "ended" ? "(empty)" : "")}
+          {found
+            ? found.lines.length > 0
+              ? found.lines
+              : `(no line of what is shown contains "${search}")`
+            : text || (status === "ended" ? "(empty)" : "")}
         </pre>
       </section>
     </div>

@@ -16,7 +16,14 @@ import { useSearchParam } from "@/lib/url-state";
 import { useNow } from "@/lib/use-now";
 import { StateBadge } from "../jobs/state-badge";
 import { TaskPreemptions } from "../preemptions/task-preemptions";
-import { LOG_FILES, type LogFile, LogFileToggle, LogViewer, logTargetKey } from "./log-viewer";
+import {
+  defaultLogFile,
+  LOG_FILES,
+  type LogFile,
+  LogFileToggle,
+  LogViewer,
+  logTargetKey,
+} from "./log-viewer";
 import { TaskActions } from "./task-actions";
 import { HealthLine } from "./task-health";
 import { TaskRuns } from "./task-runs";
@@ -72,9 +79,14 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
   );
   const t = query.data;
   const now = useNow(1000);
-  const [file, setFile] = useSearchParam<LogFile>("file", "stdout", LOG_FILES);
   const [runText, setRun] = useSearchParam<string>("run", "");
   const logRun = t.runs.find((r) => String(r.runId) === runText)?.runId ?? t.runId;
+  // A failed run opens on stderr, where its reason is.
+  const [file, setFile] = useSearchParam<LogFile>(
+    "file",
+    defaultLogFile(t.runs.find((r) => r.runId === logRun)?.state),
+    LOG_FILES,
+  );
   const ports = Object.entries(t.ports);
   const command = t.config.command;
 
@@ -195,14 +207,6 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
         </dl>
       </section>
 
-      <Card title="Preemptions">
-        <TaskPreemptions jobId={t.jobId} instanceId={t.instanceId} />
-      </Card>
-
-      <Card title={`Runs (${t.runs.length})`}>
-        <TaskRuns task={t} />
-      </Card>
-
       <section
         id="logs"
         aria-label="Logs"
@@ -236,6 +240,13 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
           />
         </div>
       </section>
+      <Card title="Preemptions">
+        <TaskPreemptions jobId={t.jobId} instanceId={t.instanceId} />
+      </Card>
+
+      <Card title={`Runs (${t.runs.length})`}>
+        <TaskRuns task={t} />
+      </Card>
     </div>
   );
 }

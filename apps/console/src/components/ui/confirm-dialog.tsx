@@ -1,6 +1,6 @@
 "use client";
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 import { Button } from "./button";
 
 /**
@@ -34,6 +34,10 @@ export function ConfirmDialog({
   confirmDisabled?: boolean;
   tone?: "default" | "danger";
 }) {
+  // Opened from code (one dialog for many rows): what had the focus gets it back on close.
+  const opener = useRef<HTMLElement | null>(null);
+  if (open && opener.current === null && typeof document !== "undefined")
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   return (
     <AlertDialog.Root
       {...(open !== undefined ? { open } : {})}
@@ -42,7 +46,16 @@ export function ConfirmDialog({
       {trigger && <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>}
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <AlertDialog.Content className="fixed left-1/2 top-1/3 z-50 w-[28rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-lg border border-border bg-surface p-5 shadow-xl">
+        <AlertDialog.Content
+          onCloseAutoFocus={(e) => {
+            const back = opener.current;
+            opener.current = null;
+            if (trigger || !back?.isConnected) return;
+            e.preventDefault();
+            back.focus();
+          }}
+          className="fixed left-1/2 top-1/3 z-50 w-[28rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-lg border border-border bg-surface p-5 shadow-xl"
+        >
           <AlertDialog.Title className="text-base font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description asChild>
             <div className="mt-2 text-muted">{children}</div>

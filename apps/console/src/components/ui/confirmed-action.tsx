@@ -37,17 +37,17 @@ export function ConfirmedAction({
       size="sm"
       variant={tone === "danger" ? "danger" : "secondary"}
       disabledReason={disabledReason}
-      onClick={() => setOpen(true)}
     >
       {icon}
       {label}
     </Button>
   );
   if (disabledReason) return button;
+  // The button is the dialog's trigger: Escape or Cancel give it the focus back.
   return (
     <>
-      {button}
       <ConfirmDialog
+        trigger={button}
         open={open}
         onOpenChange={(o) => !busy && setOpen(o)}
         title={title}

@@ -36,7 +36,7 @@ export function describeBar(kind: Kind, n: BarNumbers): string {
 
 /**
  * One pool's kind at a glance: what it holds (solid) and waits for (hatched)
- * against what it may use now (the light band: its entitlement), with ticks
+ * against what it may use now (the band with its edge: its entitlement), with ticks
  * at its reservation and, when on scale, its limit. Allocation beyond the
  * entitlement turns the fill to the warning colour.
  */
@@ -67,17 +67,17 @@ export function ResourceBar({
       className={`relative h-2.5 w-full overflow-hidden rounded-sm bg-bar-track ${className}`}
     >
       <div
-        className="absolute inset-y-0 left-0 bg-accent/25"
+        className="absolute inset-y-0 left-0 bg-entitlement-band"
         style={{ width: `${pct(n.entitlement, max)}%` }}
       />
       <div
-        className={`absolute inset-y-0 left-0 ${over ? "bg-warn" : "bg-accent"}`}
+        className={`absolute inset-y-0 left-0 ${over ? "bg-warn" : "bg-allocation"}`}
         style={{ width: `${alloc}%` }}
       />
       {n.entitlement > 0 && (
         // The entitlement's edge stays visible over the demand's hatching.
         <div
-          className="absolute inset-y-0 w-0.5 -translate-x-full bg-accent"
+          className="absolute inset-y-0 w-0.5 -translate-x-full bg-entitlement"
           style={{ left: `${pct(n.entitlement, max)}%` }}
         />
       )}
@@ -113,12 +113,12 @@ export function ResourceBarLegend() {
   );
   return (
     <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted" data-testid="bar-legend">
-      {item("bg-accent", "allocation")}
+      {item("bg-allocation", "allocation")}
       {item("bar-demand", "demand (waiting)")}
       <span className="flex items-center gap-1.5">
         <span
           aria-hidden
-          className="inline-block h-2.5 w-4 rounded-sm border-r-2 border-accent bg-accent/25"
+          className="inline-block h-2.5 w-4 rounded-sm border-r-2 border-entitlement bg-entitlement-band"
         />
         entitlement
       </span>

@@ -30,7 +30,7 @@ export function UsageBar({
       <meter className="sr-only" aria-label={label} min={0} max={total} value={used} />
       <div aria-hidden className="h-1.5 overflow-hidden rounded-full bg-bar-track">
         <div
-          className={`h-full rounded-full ${pct >= 90 ? "bg-warn" : "bg-accent"}`}
+          className={`h-full rounded-full ${pct >= 90 ? "bg-warn" : "bg-allocation"}`}
           style={{ width: `${pct}%` }}
         />
       </div>

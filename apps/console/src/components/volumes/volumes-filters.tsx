@@ -1,5 +1,6 @@
 "use client";
 /** The filter bar of /volumes: text, state, host and job (hosts and jobs that hold volumes). */
+import { FilterInput } from "@/components/ui/filter-input";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import type { VolumeFacets } from "@/lib/api-types";
 import { volumeTone } from "@/lib/states";
@@ -23,19 +24,11 @@ export function VolumesFilters({
   const jobMissing = query.job !== "" && !jobs.some((j) => j.id === query.job);
   return (
     <fieldset className="flex flex-wrap items-center gap-3" aria-label="Filters">
-      <input
-        type="search"
+      <FilterInput
         aria-label="Filter by volume id or job name"
         placeholder="Volume id or job name…"
-        defaultValue={query.q}
-        key={query.q}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") onChange({ q: e.currentTarget.value.trim() });
-        }}
-        onBlur={(e) => {
-          const value = e.currentTarget.value.trim();
-          if (value !== query.q) onChange({ q: value });
-        }}
+        value={query.q}
+        onCommit={(q) => onChange({ q })}
         className="h-8 w-56 rounded-md border border-border bg-surface px-2"
       />
       <ToggleChips

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useRef } from "react";
+import { MiddleCutId } from "@/components/ui/ids";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ColumnHeader, SortHeader } from "@/components/ui/sort-header";
 import { PadRow, useVirtualRows, VirtualTableFrame } from "@/components/ui/virtual-rows";
@@ -82,9 +83,7 @@ function VolumeRowView({ v }: { v: VolumeRow }) {
       style={{ height: ROW_PX }}
     >
       <td className="max-w-56 py-2 pl-3 pr-3">
-        <span className="block truncate font-mono text-xs" title={v.id}>
-          {v.id}
-        </span>
+        <MiddleCutId id={v.id} className="text-xs" />
       </td>
       <td className="max-w-56 py-2 pr-3">
         <Link

@@ -106,6 +106,7 @@ function numbersOf(d: PreemptionDecision): PreemptionNumbers {
             demand: amounts(b.demand),
             allocation: amounts(b.allocation),
             entitlement: amounts(b.entitlement),
+            ...(b.entitlementBefore ? { entitlementBefore: amounts(b.entitlementBefore) } : {}),
           }))
         : [],
     gang:

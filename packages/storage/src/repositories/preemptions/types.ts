@@ -14,7 +14,12 @@ export type Amounts = Record<ResourceKind, number>;
 /** Where the preemption moves its victim: a running task is killed, an admitted one waits again. */
 export type PreemptedState = Extract<TaskState, "PREEMPTING" | "PENDING">;
 
-/** A pool that waited for what the victim's pool gave back (inter-pool). */
+/**
+ * A pool the victim's pool gave back for (inter-pool): one that waited, or,
+ * when none waited, one whose demand took the entitlement (with
+ * `entitlementBefore`: its entitlement at the victim pool's last period
+ * within its own).
+ */
 export interface BeneficiaryNumbers {
   pool: string;
   /** The lowest common ancestor of both pools. */
@@ -22,6 +27,7 @@ export interface BeneficiaryNumbers {
   demand: Amounts;
   allocation: Amounts;
   entitlement: Amounts;
+  entitlementBefore?: Amounts;
 }
 
 /** The waiting gang an intra-pool preemption made room for. */
@@ -47,7 +53,10 @@ export interface PreemptionNumbers {
   remaining: Amounts;
   /** What the victim held: its share of the excess. */
   victim: Amounts;
-  /** Inter-pool: the pools that waited, closest first (empty intra-pool, or when none waited). */
+  /**
+   * Inter-pool: the pools that waited, closest first; when none waited, the
+   * pools whose demand took the entitlement; empty intra-pool, or when neither.
+   */
   beneficiaries: BeneficiaryNumbers[];
   /** Intra-pool: the waiting gang; null inter-pool. */
   gang: GangNumbers | null;
@@ -84,7 +93,11 @@ export interface NewPreemption {
   at: Date;
   kind: PreemptionKind;
   victim: PreemptionVictim;
-  /** Null when no pool waited (the entitlement shrank with the cluster). */
+  /**
+   * Inter-pool: the closest pool that waited, or else the closest whose
+   * demand took the entitlement; null when neither (the entitlement shrank
+   * with the cluster).
+   */
   beneficiary: PreemptionBeneficiary | null;
   /** Where in the pool tree it was decided; null without a beneficiary. */
   level: string | null;

@@ -1,6 +1,6 @@
 "use client";
 import type { JobVerb } from "@peloton/api/policy";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Play, RotateCcw, Scaling, Square, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -12,6 +12,7 @@ import { ConfirmedAction } from "@/components/ui/confirmed-action";
 import { INPUT_CLASS } from "@/components/ui/form-field";
 import type { JobDetail } from "@/lib/api-types";
 import { formatCount } from "@/lib/format";
+import { perInstanceOf, scaleWarning } from "@/lib/scale-warning";
 import { useTRPC } from "@/lib/trpc";
 import { jobActionBlocks } from "../action-blocks";
 
@@ -35,6 +36,10 @@ export function JobActions({ job }: { job: JobDetail }) {
     delete: why("delete"),
   };
   const [count, setCount] = useState(String(job.instanceCount));
+  // The pool's limits, from the tree the pool facts come from (cached).
+  const tree = useQuery(trpc.pools.tree.queryOptions());
+  const poolRow = tree.data?.pools.find((p) => p.path === job.poolPath);
+  const [beyondAck, setBeyondAck] = useState(false);
   const onError = (err: { message: string }) => toast.error(err.message);
   const done = (what: string) => ({
     onSuccess: (r: { instances: number[]; version: number }) =>
@@ -64,6 +69,20 @@ export function JobActions({ job }: { job: JobDetail }) {
       : newCount === job.instanceCount
         ? "the job already has this many instances"
         : undefined;
+  const beyond =
+    !countProblem && poolRow && newCount > job.instanceCount
+      ? scaleWarning(
+          newCount,
+          perInstanceOf(job.config),
+          {
+            cpu: poolRow.resources.cpu.limit,
+            memory: poolRow.resources.memory.limit,
+            disk: poolRow.resources.disk.limit,
+            gpu: poolRow.resources.gpu.limit,
+          },
+          job.poolPath,
+        )
+      : null;
 
   return (
     <div className="flex flex-col items-end gap-1">
@@ -111,7 +130,7 @@ export function JobActions({ job }: { job: JobDetail }) {
           disabledReason={blocks.scale}
           title={`Scale ${job.name}`}
           confirmLabel={countProblem ? "Scale" : `Scale to ${formatCount(newCount)}`}
-          confirmDisabled={!!countProblem}
+          confirmDisabled={!!countProblem || (beyond !== null && !beyondAck)}
           onConfirm={() => scale.mutateAsync({ ...ref, instanceCount: newCount })}
         >
           <label className="mt-1 flex flex-col gap-1 text-fg">
@@ -121,7 +140,10 @@ export function JobActions({ job }: { job: JobDetail }) {
             <input
               inputMode="numeric"
               value={count}
-              onChange={(e) => setCount(e.target.value.trim())}
+              onChange={(e) => {
+                setCount(e.target.value.trim());
+                setBeyondAck(false);
+              }}
               aria-invalid={!!countProblem && count !== String(job.instanceCount)}
               className={INPUT_CLASS}
               data-testid="scale-input"
@@ -134,6 +156,23 @@ export function JobActions({ job }: { job: JobDetail }) {
                 ? `${formatCount(newCount - job.instanceCount)} new instances are queued.`
                 : `Instances ${formatCount(newCount)} to ${formatCount(job.instanceCount - 1)} are killed and deleted.`}
           </p>
+          {beyond && (
+            <div
+              role="alert"
+              className="mt-2 rounded-md border border-warn/50 bg-warn/10 p-2 text-xs text-fg"
+              data-testid="scale-beyond-limit"
+            >
+              <p>{beyond.words}</p>
+              <label className="mt-1 flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={beyondAck}
+                  onChange={(e) => setBeyondAck(e.target.checked)}
+                />
+                Scale beyond the limit anyway
+              </label>
+            </div>
+          )}
         </ConfirmedAction>
         <ConfirmedAction
           label="Delete"

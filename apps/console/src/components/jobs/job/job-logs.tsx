@@ -4,6 +4,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import Link from "next/link";
 import { useEffect } from "react";
 import {
+  defaultLogFile,
   LOG_FILES,
   type LogFile,
   LogFileToggle,
@@ -44,7 +45,6 @@ function isTyping(target: EventTarget | null): boolean {
 export function JobLogs({ job }: { job: JobDetail }) {
   const trpc = useTRPC();
   const [show, setShow] = useSearchParam<Show>("show", "all", SHOW);
-  const [file, setFile] = useSearchParam<LogFile>("file", "stdout", LOG_FILES);
   const [instanceText, setInstance] = useSearchParam<string>("instance", "");
   const list = useQuery(
     trpc.tasks.list.queryOptions(
@@ -56,6 +56,12 @@ export function JobLogs({ job }: { job: JobDetail }) {
   const wanted = instanceText === "" ? undefined : Number(instanceText);
   const current = instances.find((t) => t.instanceId === wanted) ?? instances[0];
   const at = current ? instances.indexOf(current) : -1;
+  // A failed instance opens on stderr, where its reason is.
+  const [file, setFile] = useSearchParam<LogFile>(
+    "file",
+    defaultLogFile(current?.state),
+    LOG_FILES,
+  );
   const step = (by: number) => {
     const nextTask = instances[(at + by + instances.length) % instances.length];
     if (nextTask) setInstance(String(nextTask.instanceId));

@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import type { PoolRow } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
+import { useUnsavedChangesGuard } from "@/lib/use-unsaved-changes";
 import { isLeafPool, PoolPicker } from "./pool-picker";
 import { STARTER_JOB_YAML } from "./starter-template";
 import { type EditorIssue, YamlEditor, type YamlEditorHandle } from "./yaml-editor";
@@ -82,6 +83,12 @@ export function NewJobForm({
       },
       onError: (err, input) => setAnswer(answerOf(input.yaml, err)),
     }),
+  );
+
+  // A job being created (or created) is not lost by leaving.
+  useUnsavedChangesGuard(
+    text !== STARTER_JOB_YAML && !create.isPending && !create.isSuccess,
+    "the new job",
   );
 
   const target = pool || fromFile;
