@@ -1,10 +1,12 @@
 /** Which update verbs apply now, and the reason shown when one does not. */
+
+import type { UpdateState } from "@peloton/engine";
 import { describe, expect, it } from "vitest";
 import {
   isActiveUpdate,
+  jobUpdateBlocks,
   updateActionBlocks,
 } from "../src/components/jobs/updates/update-blocks.ts";
-import type { UpdateState } from "../src/components/jobs/updates/update-types.ts";
 
 const update = (
   state: UpdateState,
@@ -51,5 +53,22 @@ describe("update actions", () => {
   it("has no rollback for a workflow that keeps the version (a rolling restart)", () => {
     const u = update("ROLLING_FORWARD", { fromVersion: 3, toVersion: 3 });
     expect(updateActionBlocks(u).rollback).toMatch(/keeps configuration version 3/);
+  });
+});
+
+describe("new updates and rolling restarts of a job", () => {
+  it.each([
+    ["SERVICE", "RUNNING", undefined],
+    ["STATEFUL", "RUNNING", undefined],
+    ["DAEMON", "RUNNING", undefined],
+    ["BATCH", "SUCCEEDED", /^a BATCH job is not updated in batches/],
+    ["SERVICE", "DELETED", /^the job is being deleted$/],
+  ] as const)("a %s job with goal %s", (type, goalState, why) => {
+    const b = jobUpdateBlocks({ type, goalState });
+    if (why === undefined) expect(b).toEqual({ update: undefined, rollingRestart: undefined });
+    else {
+      expect(b.update).toMatch(why);
+      expect(b.rollingRestart).toMatch(why);
+    }
   });
 });

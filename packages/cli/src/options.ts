@@ -14,6 +14,8 @@ import {
   jobListInput,
   jobScaleInput,
   taskLogsInput,
+  updateCreateInput,
+  updateOptionsSchema,
   volumeListInput,
 } from "@peloton/api/schemas";
 import { z } from "zod";
@@ -157,3 +159,33 @@ export function parseOption<S extends z.ZodType>(
   // These schemas word their own rules ("a password has at least 12 characters").
   throw new CliError(`${field}: ${issue?.message ?? "is invalid"}`);
 }
+
+/** `peloton update create <job> <config> <batch-size> <respool> [flags]` (Peloton's names). */
+export const updateCreate = {
+  batchSize: (text: string) =>
+    optionValue("batch-size", updateOptionsSchema.shape.batchSize, numberOf(text), text),
+  maxAttempts: (text: string) =>
+    optionValue(
+      "--maxattempts",
+      updateOptionsSchema.shape.maxInstanceAttempts,
+      numberOf(text),
+      text,
+    ),
+  maxFailureInstances: (text: string) =>
+    optionValue(
+      "--maxfailureInstances",
+      updateOptionsSchema.shape.maxFailureInstances,
+      numberOf(text),
+      text,
+    ),
+  /** Peloton's -c: 0 (its default) or absent means "whatever the job has now". */
+  configVersion: (text: string | undefined) =>
+    text === undefined || text === "0"
+      ? undefined
+      : optionValue(
+          "--configuration-version",
+          updateCreateInput.shape.configVersion.unwrap(),
+          numberOf(text),
+          text,
+        ),
+};

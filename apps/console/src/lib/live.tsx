@@ -32,7 +32,8 @@ export type ChangeTopic = Change["topic"];
 const ROUTERS_OF_TOPIC: Record<ChangeTopic, readonly string[]> = {
   pools: ["pools", "overview", "search"],
   jobs: ["jobs", "pools", "overview", "search", "volumes"],
-  tasks: ["tasks", "jobs", "pools", "hosts", "overview"],
+  // An update moves as its instances do: its progress is shown beside them.
+  tasks: ["tasks", "jobs", "pools", "hosts", "overview", "updates"],
   hosts: ["hosts", "overview", "search"],
   preemptions: ["preemptions", "pools", "tasks", "overview"],
   updates: ["updates", "jobs"],

@@ -9,7 +9,7 @@ import type {
   TaskState,
   VolumeState,
 } from "@peloton/api/schemas";
-import type { UpdateState } from "@/components/jobs/updates/update-types";
+import type { UpdateState } from "@peloton/engine";
 
 export type Tone = "ok" | "warn" | "bad" | "info" | "idle";
 

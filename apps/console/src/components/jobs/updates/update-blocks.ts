@@ -41,3 +41,21 @@ export function updateActionBlocks(
         : undefined,
   };
 }
+
+/**
+ * Why a job cannot get a new update or a rolling restart now, or undefined:
+ * only SERVICE, STATEFUL and DAEMON jobs are updated (Peloton refuses a
+ * BATCH job's update), and not while the job is being deleted.
+ */
+export function jobUpdateBlocks(job: { type: string; goalState: string }): {
+  update: string | undefined;
+  rollingRestart: string | undefined;
+} {
+  const why =
+    job.goalState === "DELETED"
+      ? "the job is being deleted"
+      : job.type === "BATCH"
+        ? "a BATCH job is not updated in batches: only SERVICE, STATEFUL and DAEMON jobs are (as in Peloton)"
+        : undefined;
+  return { update: why, rollingRestart: why };
+}

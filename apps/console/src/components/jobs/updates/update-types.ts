@@ -3,17 +3,9 @@
  * `UpdateView`). Until the `updates` router is merged these mirror the
  * contract; then they become the router's inferred outputs.
  */
-export const UPDATE_STATES = [
-  "INITIALIZED",
-  "ROLLING_FORWARD",
-  "PAUSED",
-  "SUCCEEDED",
-  "ABORTED",
-  "FAILED",
-  "ROLLING_BACKWARD",
-  "ROLLED_BACK",
-] as const;
-export type UpdateState = (typeof UPDATE_STATES)[number];
+import type { UpdateState } from "@peloton/engine";
+
+export type { UpdateState };
 
 export type BatchState = "DONE" | "CURRENT" | "WAITING" | "FAILED";
 
