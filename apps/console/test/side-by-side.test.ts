@@ -1,6 +1,6 @@
 /** The rows of the side-by-side diff of two configuration versions. */
 import { describe, expect, it } from "vitest";
-import { sideBySide } from "../src/components/jobs/updates/side-by-side.ts";
+import { inlineChanges, sideBySide } from "../src/components/jobs/updates/side-by-side.ts";
 
 const lines = (n: number, prefix = "line") =>
   `${Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`).join("\n")}\n`;
@@ -69,5 +69,18 @@ describe("side-by-side diff rows", () => {
     expect(rows.filter((r) => r.kind === "changed")).toEqual([
       { kind: "changed", left: { n: 2, text: "b" }, right: { n: 2, text: "b" } },
     ]);
+  });
+});
+
+describe("inline changes of a replaced line", () => {
+  it("marks the words removed on the left and added on the right", () => {
+    const { left, right } = inlineChanges(
+      "  value: 'echo v1; sleep 600'",
+      "  value: 'echo v2; sleep 600'",
+    );
+    expect(left.filter((s) => s.changed).map((s) => s.text)).toEqual(["v1"]);
+    expect(right.filter((s) => s.changed).map((s) => s.text)).toEqual(["v2"]);
+    expect(left.map((s) => s.text).join("")).toBe("  value: 'echo v1; sleep 600'");
+    expect(right.map((s) => s.text).join("")).toBe("  value: 'echo v2; sleep 600'");
   });
 });

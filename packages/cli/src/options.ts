@@ -12,6 +12,7 @@ import {
   HOST_STATES,
   instanceRangeSchema,
   jobListInput,
+  jobRestartInput,
   jobScaleInput,
   taskLogsInput,
   updateCreateInput,
@@ -92,6 +93,14 @@ export const jobQuery = {
 export const jobScale = {
   instances: (text: string) =>
     optionValue("instances", jobScaleInput.shape.instanceCount, numberOf(text), text),
+};
+
+/** `peloton job restart|start <job> --batch-size N` (a rolling restart or start). */
+export const jobBatch = {
+  size: (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : optionValue("--batch-size", jobRestartInput.shape.batchSize.unwrap(), numberOf(text), text),
 };
 
 /** `peloton task …`: an instance id, a run number, a log file. */

@@ -162,14 +162,7 @@ describe("peloton update create, get and list", () => {
     const jobId = await createService();
     // A batch size of 0 with no percentage.
     expectOneLineError(
-      await peloton(
-        "update",
-        "create",
-        jobId,
-        fixture("job-service-v2.yaml"),
-        "0",
-        "/services",
-      ),
+      await peloton("update", "create", jobId, fixture("job-service-v2.yaml"), "0", "/services"),
       /batch/i,
     );
     // More tolerated failures than instances.
@@ -239,7 +232,9 @@ describe("peloton update pause, resume, abort and rollback", () => {
     const run = await peloton("update", "rollback", id);
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(
-      new RegExp(`^Job update ${id} rolling back to configuration version 1 \\(state [A-Z_]+\\)\\n$`),
+      new RegExp(
+        `^Job update ${id} rolling back to configuration version 1 \\(state [A-Z_]+\\)\\n$`,
+      ),
     );
   });
 

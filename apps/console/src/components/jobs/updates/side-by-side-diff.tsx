@@ -2,7 +2,13 @@
 import { ChevronsUpDown } from "lucide-react";
 import { useMemo, useState } from "react";
 import { formatCount } from "@/lib/format";
-import { type DiffRow, type SideLine, sideBySide } from "./side-by-side";
+import {
+  type DiffRow,
+  inlineChanges,
+  type Segment,
+  type SideLine,
+  sideBySide,
+} from "./side-by-side";
 
 const CELL = "whitespace-pre-wrap break-all px-2 py-px align-top font-mono text-[12px] leading-5";
 const NUM =
@@ -12,10 +18,13 @@ const NUM =
 function Side({
   line,
   tint,
+  segments,
   right = false,
 }: {
   line: SideLine | null;
   tint: "removed" | "added" | null;
+  /** The line's words, the changed ones marked, when it replaced (or was replaced by) another. */
+  segments?: Segment[] | undefined;
   right?: boolean;
 }) {
   const bg = tint === "removed" ? "bg-bad/10" : tint === "added" ? "bg-ok/10" : "";
@@ -31,7 +40,22 @@ function Side({
           </span>
         )}
         {tint && <span className="sr-only">{tint}: </span>}
-        {line.text}
+        {segments
+          ? segments.map((seg, i) =>
+              seg.changed ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one line never reorder
+                <mark
+                  key={i}
+                  className={`rounded-sm text-fg ${tint === "removed" ? "bg-bad/25" : "bg-ok/25"}`}
+                >
+                  {seg.text}
+                </mark>
+              ) : (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one line never reorder
+                <span key={i}>{seg.text}</span>
+              ),
+            )
+          : line.text}
       </td>
     </>
   );
@@ -40,10 +64,17 @@ function Side({
 function Row({ row }: { row: DiffRow }) {
   if (row.kind === "fold") return null;
   const changed = row.kind === "changed";
+  const inline =
+    changed && row.left && row.right ? inlineChanges(row.left.text, row.right.text) : null;
   return (
     <tr data-kind={row.kind} className="border-b border-border/40 last:border-0">
-      <Side line={row.left} tint={changed && row.left ? "removed" : null} />
-      <Side line={row.right} tint={changed && row.right ? "added" : null} right />
+      <Side line={row.left} tint={changed && row.left ? "removed" : null} segments={inline?.left} />
+      <Side
+        line={row.right}
+        tint={changed && row.right ? "added" : null}
+        segments={inline?.right}
+        right
+      />
     </tr>
   );
 }

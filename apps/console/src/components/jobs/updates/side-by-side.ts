@@ -5,7 +5,7 @@
  * long runs of unchanged lines fold to a count, keeping `context` lines
  * around each change.
  */
-import { diffLines } from "diff";
+import { diffLines, diffWordsWithSpace } from "diff";
 
 export interface SideLine {
   /** 1-based line number in its own text. */
@@ -97,4 +97,27 @@ function fold(rows: DiffRow[], context: number): DiffRow[] {
   });
   close();
   return out;
+}
+
+export interface Segment {
+  text: string;
+  /** Removed (on the left) or added (on the right) within the line. */
+  changed: boolean;
+}
+
+/**
+ * A replaced line's words that changed (jsdiff's `diffWordsWithSpace`): the
+ * left keeps what was removed, the right what was added, each marked.
+ */
+export function inlineChanges(
+  before: string,
+  after: string,
+): { left: Segment[]; right: Segment[] } {
+  const left: Segment[] = [];
+  const right: Segment[] = [];
+  for (const part of diffWordsWithSpace(before, after)) {
+    if (!part.added) left.push({ text: part.value, changed: part.removed });
+    if (!part.removed) right.push({ text: part.value, changed: part.added });
+  }
+  return { left, right };
 }
