@@ -40,25 +40,29 @@ function Side({
           </span>
         )}
         {tint && <span className="sr-only">{tint}: </span>}
-        {segments
-          ? segments.map((seg, i) =>
-              seg.changed ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one line never reorder
-                <mark
-                  key={i}
-                  className={`rounded-sm text-fg ${tint === "removed" ? "bg-bad/25" : "bg-ok/25"}`}
-                >
-                  {seg.text}
-                </mark>
-              ) : (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one line never reorder
-                <span key={i}>{seg.text}</span>
-              ),
-            )
-          : line.text}
+        {segments ? <Words segments={segments} tint={tint} /> : line.text}
       </td>
     </>
   );
+}
+
+/** A replaced line's words, the changed ones highlighted; keyed by where each starts in the line. */
+function Words({ segments, tint }: { segments: Segment[]; tint: "removed" | "added" | null }) {
+  let at = 0;
+  return segments.map((seg) => {
+    const key = at;
+    at += seg.text.length;
+    return seg.changed ? (
+      <mark
+        key={key}
+        className={`rounded-sm text-fg ${tint === "removed" ? "bg-bad/25" : "bg-ok/25"}`}
+      >
+        {seg.text}
+      </mark>
+    ) : (
+      <span key={key}>{seg.text}</span>
+    );
+  });
 }
 
 function Row({ row }: { row: DiffRow }) {

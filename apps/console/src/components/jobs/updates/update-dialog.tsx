@@ -101,7 +101,7 @@ export function UpdateDialog({
   const blocked = !check.ok
     ? `Fix the ${issues.length} problem${issues.length === 1 ? "" : "s"} in the file first`
     : unchanged
-      ? "Change the configuration first: it is the same as version " + job.configVersion
+      ? `Change the configuration first: it is the same as version ${job.configVersion}`
       : optionErrors > 0
         ? "Correct the update options first"
         : activeUpdate && !override
