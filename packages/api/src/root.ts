@@ -11,6 +11,7 @@ import { systemRouter } from "./routers/system.ts";
 import { tasksRouter } from "./routers/tasks.ts";
 import { teamsRouter } from "./routers/teams.ts";
 import { tokensRouter } from "./routers/tokens.ts";
+import { updatesRouter } from "./routers/updates.ts";
 import { usersRouter } from "./routers/users.ts";
 import { volumesRouter } from "./routers/volumes.ts";
 import { createCallerFactory, router } from "./trpc.ts";
@@ -23,6 +24,7 @@ export const appRouter = router({
   hosts: hostsRouter,
   jobs: jobsRouter,
   tasks: tasksRouter,
+  updates: updatesRouter,
   volumes: volumesRouter,
   preemptions: preemptionsRouter,
   audit: auditRouter,

@@ -38,6 +38,7 @@ const REQUESTS: Record<AccessKind, AccessRequest> = {
   "job.create": { kind: "job.create", pool: ML },
   "job.act": { kind: "job.act", verb: "stop", pool: ML },
   "task.act": { kind: "task.act", verb: "restart", pool: ML },
+  "update.act": { kind: "update.act", verb: "pause", pool: ML },
   "host.act": { kind: "host.act", verb: "drain", hostname: "node-01" },
   "token.manage": { kind: "token.manage", ownerUserId: SOMEONE_ELSE },
   "token.list": { kind: "token.list", ownerUserId: SOMEONE_ELSE },
@@ -70,6 +71,8 @@ function expected(role: Role, membership: Membership, kind: AccessKind): string 
       return admin ? OK : operate(role, membership, "stop jobs");
     case "task.act":
       return admin ? OK : operate(role, membership, "restart tasks");
+    case "update.act":
+      return admin ? OK : operate(role, membership, "pause updates");
     case "host.act":
       return admin ? OK : "only admins and people granted host maintenance may drain hosts";
     case "token.manage":
@@ -98,7 +101,7 @@ const TABLE = ROLES.flatMap((role) =>
 
 describe("decide: role × access kind × team", () => {
   it("covers every role, kind and membership", () => {
-    expect(TABLE).toHaveLength(4 * 12 * 3);
+    expect(TABLE).toHaveLength(4 * 13 * 3);
   });
 
   it.each(TABLE)("%s in %s: %s → %s", (role, membership, kind, want) => {

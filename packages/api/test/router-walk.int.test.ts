@@ -37,6 +37,7 @@ const ctx = testContext();
 const anonymous = { ...ctx, actor: null };
 let api: ServedApi;
 let seeds = { pool: "", jobId: "", host: "" };
+const WALK_UPDATE_ID = "00000000-0000-4000-8000-000000000017";
 
 /**
  * A valid input of each mutation (one a signed-in admin could send): the 401
@@ -59,6 +60,12 @@ function validInput(path: string): unknown {
     "tasks.stop": { jobId, instances: [{ from: 0, to: 0 }] },
     "tasks.start": { jobId, instances: [{ from: 0, to: 0 }] },
     "tasks.restart": { jobId },
+    "updates.create": { jobId, yaml: "name: walk\ntype: SERVICE\ninstanceCount: 1\n" },
+    // Any well-formed id: without an actor the 401 comes first.
+    "updates.pause": { id: WALK_UPDATE_ID },
+    "updates.resume": { id: WALK_UPDATE_ID },
+    "updates.abort": { id: WALK_UPDATE_ID },
+    "updates.rollback": { id: WALK_UPDATE_ID },
     "hosts.drain": { hostname: host, reason: "walk" },
     "hosts.up": { hostname: host, reason: "walk" },
     "tokens.create": { name: "walk" },

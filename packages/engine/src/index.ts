@@ -418,6 +418,8 @@ export {
   validateMove,
   validateUpdate,
 } from "./respool/validation/validate.ts";
+// Updates (Peloton's update workflow: the planner, the instance sets, the words)
+export * from "./updates/index.ts";
 // The vocabulary (src/vocabulary/): every state, type and set of them the
 // system names, declared here once and imported by storage, API, CLI and console.
 export {

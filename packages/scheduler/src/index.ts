@@ -77,6 +77,11 @@ export {
   createJob,
   type JobSubmission,
 } from "./jobmgr/create-job.ts";
+export { createUpdate, type UpdateRequest } from "./jobmgr/updates/create-update.ts";
+export type { UpdateFailure, UpdateResult } from "./jobmgr/updates/failures.ts";
+export { actOnUpdate, type UpdateAction } from "./jobmgr/updates/update-actions.ts";
+export type { UpdateStepReport } from "./jobmgr/updates/update-loop.ts";
+export { stepUpdate } from "./jobmgr/updates/update-step.ts";
 export {
   type PreemptionFacts,
   preemptedStateOf,

@@ -20,6 +20,7 @@ const run = (over: Partial<DeadlineRun> = {}): DeadlineRun => ({
     notBefore: null,
     updatedAt: started,
     restartRequestedBy: null,
+    desiredConfigVersion: 1,
   } satisfies TaskRunRow),
   maxRunningTime: 30,
   startedAt: started,

@@ -29,6 +29,7 @@ function row(over: Partial<TaskRunRow> = {}): TaskRunRow {
     notBefore: null,
     updatedAt: NOW,
     restartRequestedBy: null,
+    desiredConfigVersion: 1,
     ...over,
   };
 }

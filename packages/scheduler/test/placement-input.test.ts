@@ -33,6 +33,7 @@ const config = (c: Partial<JobConfigInput> = {}) =>
 const ready = (instanceId: number, over: Partial<ReadyTaskRow> = {}): ReadyTaskRow => ({
   taskId: `t-${instanceId}`,
   jobId: "job-1",
+  configVersion: 1,
   instanceId,
   runId: 1,
   resources: { cpu: 1, gpu: 0, memory: 128, disk: 0 },
@@ -62,11 +63,11 @@ describe("ports", () => {
 
 describe("placementTasks", () => {
   it("spreads services, packs batch jobs, and gangs a batch job's first minimumRunningInstances", () => {
-    const service = placementTasks([ready(0)], new Map([["job-1", config({ type: "SERVICE" })]]));
+    const service = placementTasks([ready(0)], new Map([["job-1@1", config({ type: "SERVICE" })]]));
     expect(service[0]!.strategy).toBe("SPREAD_JOB");
     const batch = placementTasks(
       [ready(0), ready(1), ready(2)],
-      new Map([["job-1", config({ sla: { minimumRunningInstances: 2 } })]]),
+      new Map([["job-1@1", config({ sla: { minimumRunningInstances: 2 } })]]),
     );
     expect(batch.map((t) => [t.strategy, t.gangId])).toEqual([
       ["PACK_HOST", "job-1/gang"],
@@ -76,7 +77,7 @@ describe("placementTasks", () => {
   });
 
   it("pins a daemon instance to its host with the implied hostname attribute", () => {
-    const [t] = placementTasks([ready(0, { pinnedHost: "h-7" })], new Map([["job-1", config()]]));
+    const [t] = placementTasks([ready(0, { pinnedHost: "h-7" })], new Map([["job-1@1", config()]]));
     expect(t!.constraint).toEqual({
       type: "LABEL_CONSTRAINT",
       kind: "HOST",
@@ -89,7 +90,7 @@ describe("placementTasks", () => {
   it("keeps a stateful instance on its volume's host, and prefers the previous run's", () => {
     const [t] = placementTasks(
       [ready(0, { volume: { id: "v", hostname: "h-2", state: "CREATED" }, previousHost: "h-2" })],
-      new Map([["job-1", config()]]),
+      new Map([["job-1@1", config()]]),
     );
     expect(t).toMatchObject({ volumeHost: "h-2", previousHost: "h-2" });
   });

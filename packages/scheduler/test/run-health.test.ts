@@ -22,6 +22,7 @@ const row = (over: Partial<TaskRunRow> = {}): TaskRunRow => ({
   notBefore: null,
   updatedAt: AT,
   restartRequestedBy: null,
+  desiredConfigVersion: 1,
   ...over,
 });
 const update = (healthy: boolean | null): TaskStatusUpdate => ({

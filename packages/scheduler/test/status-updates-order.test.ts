@@ -47,6 +47,7 @@ class FakeTaskStore {
     notBefore: null,
     updatedAt: new Date(),
     restartRequestedBy: null,
+    desiredConfigVersion: 1,
   };
   readonly transitions: string[] = [];
   reads = 0;

@@ -6,6 +6,8 @@ import { clusterIdentityRepository } from "./repositories/cluster-identity.ts";
 import { entitlementSamplesRepository } from "./repositories/entitlement-samples.ts";
 import { hostsRepository } from "./repositories/hosts.ts";
 import { identityRepository } from "./repositories/identity.ts";
+import { jobConfigVersionsRepository } from "./repositories/job-config-versions.ts";
+import { jobUpdatesRepository } from "./repositories/job-updates.ts";
 import { jobsRepository } from "./repositories/jobs.ts";
 import { overviewRepository } from "./repositories/overview.ts";
 import { placementReadsRepository } from "./repositories/placement-reads.ts";
@@ -20,6 +22,7 @@ import { taskReadsRepository } from "./repositories/task-reads.ts";
 import { taskRunsRepository } from "./repositories/task-runs.ts";
 import { taskStatusRepository } from "./repositories/task-status.ts";
 import { tasksRepository } from "./repositories/tasks.ts";
+import { updateInstancesRepository } from "./repositories/update-instances.ts";
 import { volumeReadsRepository } from "./repositories/volume-reads.ts";
 import { volumesRepository } from "./repositories/volumes.ts";
 import { type RetryPolicy, retryTransientConflicts } from "./retry.ts";
@@ -31,6 +34,9 @@ function repositories(db: DbOrTx) {
     poolHistory: poolHistoryRepository(db),
     entitlementSamples: entitlementSamplesRepository(db),
     jobs: jobsRepository(db),
+    configVersions: jobConfigVersionsRepository(db),
+    updates: jobUpdatesRepository(db),
+    updateInstances: updateInstancesRepository(db),
     tasks: tasksRepository(db),
     taskStatus: taskStatusRepository(db),
     taskReads: taskReadsRepository(db),

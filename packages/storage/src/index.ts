@@ -159,4 +159,16 @@ export function openGateway(
 ): StorageGateway {
   return createGateway(createDb(databaseUrl, opts), opts);
 }
+export type {
+  ConfigVersionRecord,
+  ConfigVersionSummary,
+} from "./repositories/job-config-versions.ts";
+export type {
+  JobUpdateRecord,
+  JobUpdateWrite,
+  NewJobUpdate,
+  UpdateEventRecord,
+  UpdateInstanceSets,
+} from "./repositories/job-updates.ts";
+export type { InstanceResources, UpdateInstanceRow } from "./repositories/update-instances.ts";
 export { type Clock, type ClockTimer, sleep, systemClock } from "./time/clock.ts";

@@ -25,6 +25,8 @@ const READ_METHODS = {
     "listTokens",
   ],
   jobs: ["get", "getDetail", "list", "search", "countByState", "poolFacts"],
+  configVersions: ["list", "get"],
+  updates: ["get", "activeForJob", "listForJob", "events"],
   overview: ["clusterSummary"],
   pools: ["getByPath", "facts", "listAll", "search", "count", "jobCounts"],
   preemptions: ["list", "get", "earliestAt", "countsByPool", "exportBatches"],

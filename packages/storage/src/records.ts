@@ -112,6 +112,8 @@ export interface NewTask {
   controller?: boolean;
   /** A DAEMON instance's host. */
   pinnedHost?: string | null;
+  /** The job config version the instance runs (and should run); 1 when left out. */
+  configVersion?: number;
 }
 
 export interface ClusterSummary {

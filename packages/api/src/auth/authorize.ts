@@ -40,6 +40,8 @@ export function auditActionOf(request: AccessRequest): string {
       return `job.${request.verb}`;
     case "task.act":
       return `task.${request.verb}`;
+    case "update.act":
+      return `update.${request.verb}`;
     case "host.act":
       return `host.${request.verb}`;
     default:

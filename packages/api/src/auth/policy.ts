@@ -29,6 +29,8 @@ export interface PoolFacts {
 export type JobVerb = "stop" | "start" | "restart" | "delete" | "scale";
 export type TaskVerb = "stop" | "start" | "restart";
 export type HostVerb = "drain" | "up";
+/** What is done to a job's update: the same right as acting on the job itself. */
+export type UpdateVerb = "create" | "pause" | "resume" | "abort" | "rollback";
 
 /** Everything that changes state, with the facts each decision needs. */
 export type AccessRequest =
@@ -38,6 +40,7 @@ export type AccessRequest =
   | { kind: "job.create"; pool: PoolFacts }
   | { kind: "job.act"; verb: JobVerb; pool: PoolFacts }
   | { kind: "task.act"; verb: TaskVerb; pool: PoolFacts }
+  | { kind: "update.act"; verb: UpdateVerb; pool: PoolFacts }
   | { kind: "host.act"; verb: HostVerb; hostname: string }
   /** A token of `ownerUserId` (create, revoke) or the list of someone's tokens. */
   | { kind: "token.manage"; ownerUserId: string }
@@ -97,6 +100,13 @@ const JOB_VERBS: Record<JobVerb, string> = {
   delete: "delete jobs",
   scale: "scale jobs",
 };
+const UPDATE_VERBS: Record<UpdateVerb, string> = {
+  create: "update jobs",
+  pause: "pause updates",
+  resume: "resume updates",
+  abort: "abort updates",
+  rollback: "roll back updates",
+};
 const HOST_VERBS: Record<HostVerb, string> = { drain: "drain", up: "bring up" };
 const TASK_VERBS: Record<TaskVerb, string> = {
   stop: "stop tasks",
@@ -128,6 +138,8 @@ export function decide(actor: PolicyActor, request: AccessRequest): Decision {
       return mayOperate(actor, request.pool, JOB_VERBS[request.verb]);
     case "task.act":
       return mayOperate(actor, request.pool, TASK_VERBS[request.verb]);
+    case "update.act":
+      return mayOperate(actor, request.pool, UPDATE_VERBS[request.verb]);
     case "host.act":
       if (isAdmin(actor) || actor.hostMaintenance) return ALLOWED;
       return refuse(

@@ -8,10 +8,11 @@
 import { parentPath } from "@peloton/engine";
 import type { PoolPolicyFacts } from "@peloton/storage";
 import type { Access, SignedInContext } from "../auth/authorize.ts";
-import type { HostVerb, JobVerb, PoolFacts, TaskVerb } from "../auth/policy.ts";
+import type { HostVerb, JobVerb, PoolFacts, TaskVerb, UpdateVerb } from "../auth/policy.ts";
 import { hostNotFound } from "./hosts.handler.ts";
 import { jobNotFound } from "./jobs.handler.ts";
 import { failureError, notFound } from "./pools.handler.ts";
+import { updateNotFound } from "./updates.handler.ts";
 
 function factsOf(pool: PoolPolicyFacts): PoolFacts {
   return { path: pool.path, owningTeam: pool.owningTeam, ldapGroups: pool.ldapGroups };
@@ -77,4 +78,30 @@ export async function hostAccess(
 ): Promise<Access> {
   if ((await ctx.gateway.hosts.get(hostname)) === null) throw hostNotFound(hostname);
   return { request: { kind: "host.act", verb, hostname }, target: { type: "host", id: hostname } };
+}
+
+/** Acting on a job's update: the same right as acting on the job (its pool decides). */
+export async function jobUpdateAccess(
+  ctx: SignedInContext,
+  jobId: string,
+  verb: UpdateVerb,
+): Promise<Access> {
+  return {
+    request: { kind: "update.act", verb, pool: await jobPoolFacts(ctx, jobId) },
+    target: { type: "job", id: jobId },
+  };
+}
+
+/** An existing update's job decides; NOT_FOUND when there is no such update. */
+export async function updateAccess(
+  ctx: SignedInContext,
+  updateId: string,
+  verb: UpdateVerb,
+): Promise<Access> {
+  const update = await ctx.gateway.updates.get(updateId);
+  if (update === null) throw updateNotFound(updateId);
+  return {
+    request: { kind: "update.act", verb, pool: await jobPoolFacts(ctx, update.jobId) },
+    target: { type: "update", id: updateId },
+  };
 }

@@ -16,6 +16,7 @@ import { TRPCError } from "@trpc/server";
 import { actingOf, type SignedInContext } from "../auth/authorize.ts";
 import { ConfigError, decodePelotonYaml } from "../config/peloton-yaml.ts";
 import { type ApiIssue, IssuesError } from "../issues.ts";
+import { updateFailureError } from "./updates.handler.ts";
 
 /** An issue in a job file: the field in the file's own spelling and where it is written. */
 export interface ConfigApiIssue extends ApiIssue {
@@ -179,6 +180,15 @@ export function jobNotFound(id: string): TRPCError {
   });
 }
 
+export function configVersionNotFound(id: string, version: number): TRPCError {
+  const message = `job ${id} has no config version ${version}`;
+  return new TRPCError({
+    code: "NOT_FOUND",
+    message,
+    cause: new IssuesError([{ field: "version", code: "CONFIG_VERSION_NOT_FOUND", message }]),
+  });
+}
+
 function actionError(f: JobActionFailure): TRPCError {
   const issue = (
     code: TRPCError["code"],
@@ -239,3 +249,56 @@ export async function act(
     instances: result.instances,
   };
 }
+
+const ROLLING_KIND = { stop: "STOP", start: "START", restart: "RESTART" } as const;
+
+/**
+ * `jobs.stop|start|restart`: at once without a batch size; with one, through
+ * an update of kind STOP/START/RESTART that moves `batchSize` instances at a
+ * time (Peloton's RestartConfig and friends); its id is in the answer.
+ */
+export async function actRolling(
+  ctx: SignedInContext,
+  input: { id: string; version?: number | undefined; batchSize?: number | undefined },
+  kind: keyof typeof ROLLING_KIND,
+) {
+  if (input.batchSize === undefined)
+    return { ...(await act(ctx, input.id, { kind }, input.version)), updateId: null };
+  const job = await ctx.gateway.jobs.get(input.id);
+  if (job === null) throw jobNotFound(input.id);
+  if (input.version !== undefined && input.version !== job.version)
+    throw actionError({
+      kind: "conflict",
+      jobId: input.id,
+      expectedVersion: input.version,
+      actualVersion: job.version,
+    });
+  const result = await ctx.scheduler.updates.create({
+    jobId: input.id,
+    kind: ROLLING_KIND[kind],
+    options: { ...ROLLING_DEFAULTS, batchSize: input.batchSize },
+    acting: actingOf(ctx),
+  });
+  if (!result.ok) throw updateFailureError(result.failure);
+  const now = await ctx.gateway.jobs.get(input.id);
+  return {
+    id: input.id,
+    version: now?.version ?? job.version,
+    goalState: now?.goalState ?? job.goalState,
+    instances: result.update.instancesUpdated,
+    updateId: result.update.id,
+  };
+}
+
+/** Peloton's UpdateConfig defaults for a rolling action: only the batch size is given. */
+const ROLLING_DEFAULTS = {
+  batchSize: 1,
+  batchPercentage: 0,
+  stopBeforeUpdate: false,
+  startPaused: false,
+  rollbackOnFailure: false,
+  maxInstanceAttempts: 0,
+  maxFailureInstances: 0,
+  inPlace: false,
+  startTasks: false,
+};

@@ -14,12 +14,16 @@ import {
   jobIdSchema,
   jobListInput,
   jobRefInput,
+  jobRollingInput,
   jobScaleInput,
 } from "../schemas/jobs.ts";
+import { jobConfigVersionInput } from "../schemas/updates.ts";
 import { router } from "../trpc.ts";
 import { jobAccess } from "./access.ts";
 import {
   act,
+  actRolling,
+  configVersionNotFound,
   createFromYaml,
   jobNotFound,
   submissionPool,
@@ -72,6 +76,30 @@ export const jobsRouter = router({
     });
   }),
 
+  /** Every configuration the job had, newest first (updates add one each). */
+  configVersions: protectedProcedure
+    .input(z.object({ id: jobIdSchema }))
+    .query(async ({ ctx, input }) => {
+      if ((await ctx.gateway.jobs.get(input.id)) === null) throw jobNotFound(input.id);
+      return ctx.gateway.configVersions.list(input.id);
+    }),
+
+  /** One configuration version of the job: its YAML as written and as parsed. */
+  configVersion: protectedProcedure.input(jobConfigVersionInput).query(async ({ ctx, input }) => {
+    const v = await ctx.gateway.configVersions.get(input.id, input.version);
+    if (v === null) {
+      if ((await ctx.gateway.jobs.get(input.id)) === null) throw jobNotFound(input.id);
+      throw configVersionNotFound(input.id, input.version);
+    }
+    return {
+      version: v.version,
+      yaml: v.configYaml,
+      config: v.config,
+      createdAt: v.createdAt,
+      createdBy: v.createdBy,
+    };
+  }),
+
   /** Every instance's task events, newest first, a page at a time. */
   events: protectedProcedure.input(jobEventsInput).query(async ({ ctx, input }) => {
     const page = await ctx.gateway.taskHistory.jobEvents({
@@ -86,20 +114,20 @@ export const jobsRouter = router({
     };
   }),
 
-  /** Kill every instance; the job ends KILLED. */
-  stop: authorizedProcedure(jobRefInput, (ctx, input) => jobAccess(ctx, input.id, "stop")).mutation(
-    ({ ctx, input }) => act(ctx, input.id, { kind: "stop" }, input.version),
-  ),
+  /** Kill every instance; the job ends KILLED. With a batch size, a rolling stop (an update). */
+  stop: authorizedProcedure(jobRollingInput, (ctx, input) =>
+    jobAccess(ctx, input.id, "stop"),
+  ).mutation(({ ctx, input }) => actRolling(ctx, input, "stop")),
 
   /** Run a stopped job again: ended instances get a new run (a batch job's succeeded ones stay done). */
-  start: authorizedProcedure(jobRefInput, (ctx, input) =>
+  start: authorizedProcedure(jobRollingInput, (ctx, input) =>
     jobAccess(ctx, input.id, "start"),
-  ).mutation(({ ctx, input }) => act(ctx, input.id, { kind: "start" }, input.version)),
+  ).mutation(({ ctx, input }) => actRolling(ctx, input, "start")),
 
-  /** Replace every instance's run with a new one (running ones are killed first). */
-  restart: authorizedProcedure(jobRefInput, (ctx, input) =>
+  /** Replace every instance's run with a new one; with a batch size, a rolling restart (an update). */
+  restart: authorizedProcedure(jobRollingInput, (ctx, input) =>
     jobAccess(ctx, input.id, "restart"),
-  ).mutation(({ ctx, input }) => act(ctx, input.id, { kind: "restart" }, input.version)),
+  ).mutation(({ ctx, input }) => actRolling(ctx, input, "restart")),
 
   /** Kill every instance, then mark the job and its tasks DELETED (their history stays). */
   delete: authorizedProcedure(jobRefInput, (ctx, input) =>

@@ -10,5 +10,6 @@ export * from "./limits.ts";
 export * from "./pools.ts";
 export * from "./preemptions.ts";
 export * from "./tasks.ts";
+export * from "./updates.ts";
 export * from "./vocabulary.ts";
 export * from "./volumes.ts";

@@ -70,6 +70,11 @@ export const jobListInput = z.object({
 });
 export type JobListInput = z.input<typeof jobListInput>;
 
+/** Stop, start, restart: with a batch size the action rolls through an update (Peloton's RestartConfig). */
+export const jobRollingInput = jobRefInput.extend({
+  batchSize: boundedNumber(1, MAX_INSTANCES, { whole: true }).optional(),
+});
+
 export const jobScaleInput = jobRefInput.extend({
   instanceCount: boundedNumber(0, MAX_INSTANCES, { whole: true }),
 });

@@ -21,7 +21,7 @@
  *
  * Every loop also runs on its period, so a lost announcement only delays.
  */
-import { holdsAllocation } from "@peloton/engine";
+import { holdsAllocation, isTerminalTaskState } from "@peloton/engine";
 import type { ChangeListener, StorageGateway, TaskChange } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import type { SchedulerLoop } from "../common/loop.ts";
@@ -96,6 +96,7 @@ export class Scheduling {
       ...(opts.statusWindowMs !== undefined ? { statusWindowMs: opts.statusWindowMs } : {}),
       ...(opts.statusSummaryMs !== undefined ? { statusSummaryMs: opts.statusSummaryMs } : {}),
       ...(opts.goalState ? { goalState: opts.goalState } : {}),
+      ...(opts.updates ? { updates: opts.updates } : {}),
     });
     this.admission = new AdmissionLoop({
       gateway,
@@ -145,6 +146,7 @@ export class Scheduling {
   loops(): SchedulerLoop[] {
     return [
       this.jobManager.goalStates,
+      this.jobManager.updates,
       this.admission,
       this.placement,
       ...(this.preemptor ? [this.preemptor] : []),
@@ -175,6 +177,10 @@ export class Scheduling {
           // seen on the preemptor's period: it moves all the time on a busy cluster.
           if (change.keys !== null) this.preemptor?.kick();
           break;
+        case "updates":
+          // An update created, resumed or rolled back: the workflow takes its next step.
+          this.jobManager.updates.kick();
+          break;
         case "hosts":
           // An operator's drain or bring-up arrives this way (tasks landing on hosts too).
           goalStates.noteHosts();
@@ -190,13 +196,17 @@ export class Scheduling {
     let admission = false;
     let placement = false;
     let goals = false;
+    let runs = false;
     for (const c of applied) {
       if (c.state === c.expect.state) continue;
       if (c.state === "PENDING" || (holdsAllocation(c.expect.state) && !holdsAllocation(c.state)))
         admission = true;
       if (c.state === "READY") placement = true;
       if (c.state === "INITIALIZED") goals = true;
+      if (c.state === "RUNNING" || isTerminalTaskState(c.state)) runs = true;
     }
+    // A run started or ended: an update in flight may have an instance done (or failed).
+    if (runs) this.jobManager.updates.kick();
     if (admission) this.admission.kick();
     if (placement) this.placement.kick();
     if (goals) this.jobManager.goalStates.kick();

@@ -16,6 +16,9 @@ import type { TaskLogReader } from "../hostmgr/task-logs.ts";
 import { createIdentityService, type IdentityService } from "../identity/index.ts";
 import { actOnJob, type JobAction, type JobActionResult } from "../jobmgr/actions.ts";
 import { type CreateJobResult, createJob, type JobSubmission } from "../jobmgr/create-job.ts";
+import { createUpdate, type UpdateRequest } from "../jobmgr/updates/create-update.ts";
+import type { UpdateResult } from "../jobmgr/updates/failures.ts";
+import { actOnUpdate, type UpdateAction } from "../jobmgr/updates/update-actions.ts";
 import { createRespoolService, type RespoolService } from "../resmgr/respool/service.ts";
 
 export interface SchedulerServices {
@@ -27,6 +30,11 @@ export interface SchedulerServices {
       acting: Acting,
       expectedVersion?: number,
     ): Promise<JobActionResult>;
+  };
+  /** Updates (Peloton's update workflow): start one, pause, resume, abort, roll back. */
+  updates: {
+    create(request: UpdateRequest): Promise<UpdateResult>;
+    act(updateId: string, action: UpdateAction, acting: Acting): Promise<UpdateResult>;
   };
   pools: RespoolService;
   hosts: {
@@ -73,6 +81,10 @@ export function schedulerServices(
       create: (submission) => createJob(gateway, submission),
       act: (jobId, action, acting, expectedVersion) =>
         actOnJob(gateway, jobId, action, acting, expectedVersion),
+    },
+    updates: {
+      create: (request) => createUpdate(gateway, request),
+      act: (updateId, action, acting) => actOnUpdate(gateway, updateId, action, acting),
     },
     pools: createRespoolService(gateway),
     hosts: {

@@ -247,7 +247,7 @@ async function scale(
     // With sla.maximumRunningInstances the job manager queues them as the job has room.
     const capped = config.sla.maximumRunningInstances > 0;
     await tx.tasks.insertMany(
-      newTasksFor(job.id, config, fresh, undefined, capped ? 0 : undefined),
+      newTasksFor(job.id, config, fresh, undefined, capped ? 0 : undefined, job.configVersion),
     );
     await tx.tasks.recordCreated(job.id, fresh, {
       source: EVENT_SOURCES.user,
@@ -267,7 +267,7 @@ async function scale(
 }
 
 /** DELETED is final for a run: an instance scaled up again starts a new run at PENDING. */
-async function requeueDeleted(
+export async function requeueDeleted(
   tx: Repositories,
   jobId: string,
   tasks: readonly { instanceId: number; taskId: string; state: TaskState; runId: number }[],

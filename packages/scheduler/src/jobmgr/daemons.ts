@@ -58,7 +58,9 @@ export async function reconcileDaemons(
       if (plan.add.length > 0) {
         const pinned = new Map(plan.add.map((a) => [a.instance, a.host]));
         const instances = plan.add.map((a) => a.instance);
-        await tx.tasks.insertMany(newTasksFor(daemon.id, config, instances, pinned));
+        await tx.tasks.insertMany(
+          newTasksFor(daemon.id, config, instances, pinned, undefined, job.configVersion),
+        );
         await tx.tasks.recordCreated(daemon.id, instances, {
           source: EVENT_SOURCES.jobManager,
           reason: "DAEMON_HOST_ADDED",

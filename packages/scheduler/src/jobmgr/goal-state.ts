@@ -204,6 +204,8 @@ function apply(
       ...NEW_RUN_COLUMNS,
       runId: d.run,
       notBefore: delayed,
+      // The new run is launched with the config the instance should run (an update moves it).
+      configVersion: row.desiredConfigVersion,
       // The ended run's host, for placement to prefer (sticky); kept when it never had one.
       ...(row.hostname !== null ? { previousHost: row.hostname } : {}),
     };

@@ -20,12 +20,15 @@ import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { GoalStateLoop, type GoalStateLoopOptions } from "./goal-state-loop.ts";
 import { Killer } from "./kills.ts";
 import { StatusUpdates } from "./status-updates.ts";
+import { UpdateLoop, type UpdateLoopOptions } from "./updates/update-loop.ts";
 
 export interface JobManagerTuning {
   statusWindowMs?: number;
   /** How often the counts of updates about ended or unknown runs are logged. Default 5 s. */
   statusSummaryMs?: number;
   goalState?: Partial<Pick<GoalStateLoopOptions, "periodMs" | "fullScanMs" | "clusterTimeoutMs">>;
+  /** The update workflow's period and step reports. */
+  updates?: Pick<UpdateLoopOptions, "periodMs" | "onStep">;
 }
 
 export interface JobManagerOptions extends JobManagerTuning {
@@ -40,6 +43,8 @@ export interface JobManagerOptions extends JobManagerTuning {
 export class JobManager {
   readonly statusUpdates: StatusUpdates;
   readonly goalStates: GoalStateLoop;
+  /** The update workflow (updates/). */
+  readonly updates: UpdateLoop;
   private readonly killer: Killer;
 
   constructor(opts: JobManagerOptions) {
@@ -84,6 +89,7 @@ export class JobManager {
       log,
       ...opts.goalState,
     });
+    this.updates = new UpdateLoop({ gateway, log, ...opts.updates });
   }
 
   /** The host manager's status handler. */

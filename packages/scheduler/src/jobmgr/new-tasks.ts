@@ -52,6 +52,8 @@ export function newTasksFor(
   pinnedHosts?: ReadonlyMap<number, string>,
   /** Only the first this many are PENDING, the rest INITIALIZED; all when left out. */
   queued = instances.length,
+  /** The job config version the instances run (the job's current one). */
+  configVersion = 1,
 ): NewTask[] {
   const goalState = defaultGoalState(config);
   return instances.map((instanceId, i) => {
@@ -71,6 +73,7 @@ export function newTasksFor(
       memMb: r.memory,
       diskMb: r.disk,
       gpu: r.gpu,
+      configVersion,
     };
   });
 }

@@ -22,6 +22,7 @@ import {
 } from "@peloton/engine";
 import type { HostFacts, PlacedTaskRow, ReadyTaskRow } from "@peloton/storage";
 import type { HostLease } from "../hostmgr/host-adapter.ts";
+import { configKey } from "../taskwriter/job-configs.ts";
 
 /** What runs on the hosts now. */
 export interface Occupancy {
@@ -165,7 +166,8 @@ function withPin(constraint: Constraint | undefined, host: string | null): Const
 }
 
 /**
- * READY tasks as placement tasks. A batch job's first
+ * READY tasks as placement tasks, each with its run's config (keyed by
+ * `configKey(job, config version)`). A batch job's first
  * `minimumRunningInstances` instances placed together form one gang.
  */
 export function placementTasks(
@@ -174,7 +176,7 @@ export function placementTasks(
 ): PlacementTask[] {
   const out: PlacementTask[] = [];
   for (const row of ready) {
-    const config = configs.get(row.jobId);
+    const config = configs.get(configKey(row.jobId, row.configVersion));
     if (!config) continue;
     const task = taskConfigFor(config, row.instanceId);
     const m = config.sla.minimumRunningInstances;

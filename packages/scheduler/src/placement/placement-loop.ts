@@ -35,7 +35,7 @@ import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
 import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
-import type { JobConfigs } from "../taskwriter/job-configs.ts";
+import { configKey, type JobConfigs } from "../taskwriter/job-configs.ts";
 import { noteChange } from "../taskwriter/task-notes.ts";
 import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import type { Placed } from "./launch-outcomes.ts";
@@ -127,7 +127,8 @@ export class PlacementLoop implements SchedulerLoop {
       await this.noHostsAtAll(ready);
       return;
     }
-    const configs = await this.opts.configs.get(ready.map((r) => r.jobId));
+    // Each run is placed and launched with the config version it was given (an update moves it).
+    const configs = await this.opts.configs.forRuns(ready);
     const leases = adapter.acquire(offered.map((h) => h.hostname));
     let result: PlacementResult;
     try {
@@ -217,7 +218,7 @@ export class PlacementLoop implements SchedulerLoop {
     const out = new Map<string, { lease: HostLease; items: Placed[] }>();
     for (const p of placements) {
       const row = rowById.get(p.taskId)!;
-      const config = configs.get(row.jobId)!;
+      const config = configs.get(configKey(row.jobId, row.configVersion))!;
       // Only leased hosts have anything free; anything else would be a bug in the snapshot.
       const lease = leaseOf.get(p.hostname);
       if (!lease) {

@@ -182,6 +182,15 @@ export function jobsRepository(db: DbOrTx) {
           state: input.state ?? "INITIALIZED",
           goalState: input.goalState ?? (input.type === "BATCH" ? "SUCCEEDED" : "RUNNING"),
           instanceCount: input.instanceCount,
+          // Version 1 of its configuration, kept with every later version (updates).
+          configVersions: {
+            create: {
+              version: 1,
+              configYaml: input.configYaml,
+              config: input.config as Prisma.InputJsonValue,
+              createdBy: input.submittedBy ?? input.owner,
+            },
+          },
         },
         select: { id: true },
       });
@@ -218,6 +227,13 @@ export function jobsRepository(db: DbOrTx) {
       return db.$queryRaw`
         SELECT id::text, config_version AS version, config FROM jobs
         WHERE id = ANY(${[...ids]}::uuid[])`;
+    },
+
+    /** The config version of each of these jobs (the config caches check theirs against it). */
+    async configVersionsOf(ids: readonly string[]): Promise<{ id: string; version: number }[]> {
+      if (ids.length === 0) return [];
+      return db.$queryRaw`
+        SELECT id::text, config_version AS version FROM jobs WHERE id = ANY(${[...ids]}::uuid[])`;
     },
 
     /**
@@ -272,6 +288,27 @@ export function jobsRepository(db: DbOrTx) {
         WHERE id = ${id}::uuid AND version = ${expectedVersion}
         RETURNING version`;
       return rows[0] ?? null;
+    },
+
+    /**
+     * Moves the job's intent version without changing anything else: the
+     * job manager looks at its tasks again (an update moved some of them).
+     */
+    async bumpIntent(id: string): Promise<void> {
+      await db.$executeRaw`UPDATE jobs SET version = version + 1, updated_at = now() WHERE id = ${id}::uuid`;
+    },
+
+    /** The job's configuration becomes `version` (an update's target, or its rollback's). */
+    async setConfig(
+      id: string,
+      c: { version: number; configYaml: string; config: unknown; instanceCount?: number },
+    ): Promise<void> {
+      await db.$executeRaw`
+        UPDATE jobs SET config_version = ${c.version}, config_yaml = ${c.configYaml},
+          config = ${JSON.stringify(c.config)}::jsonb,
+          instance_count = coalesce(${c.instanceCount ?? null}::int, instance_count),
+          version = version + 1, updated_at = now()
+        WHERE id = ${id}::uuid`;
     },
 
     /**

@@ -17,6 +17,8 @@ export interface ReadyTaskRow {
   jobId: string;
   instanceId: number;
   runId: number;
+  /** The job config version this run is launched with. */
+  configVersion: number;
   resources: Record<ResourceKind, number>;
   /** A DAEMON instance's host. */
   pinnedHost: string | null;
@@ -62,10 +64,11 @@ export function placementReadsRepository(db: DbOrTx) {
           volume_id: string | null;
           volume_host: string | null;
           volume_state: string | null;
+          config_version: number;
         }[]
       >`
         SELECT t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id,
-               t.cpu, t.gpu, t.mem_mb AS mem, t.disk_mb AS disk, t.pinned_host, t.previous_host,
+               t.config_version, t.cpu, t.gpu, t.mem_mb AS mem, t.disk_mb AS disk, t.pinned_host, t.previous_host,
                t.reason, t.message, v.id AS volume_id, v.hostname AS volume_host,
                v.state::text AS volume_state
         FROM tasks t
@@ -79,6 +82,7 @@ export function placementReadsRepository(db: DbOrTx) {
         jobId: r.job_id,
         instanceId: r.instance_id,
         runId: r.run_id,
+        configVersion: r.config_version,
         resources: { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk },
         pinnedHost: r.pinned_host,
         previousHost: r.previous_host,

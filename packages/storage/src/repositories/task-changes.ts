@@ -52,6 +52,8 @@ export interface TaskColumnWrites {
   healthMessage?: string | null;
   /** The task's own goal (a run past its sla.maxRunningTime is given KILLED). */
   goalState?: GoalState;
+  /** The config version a new run is launched with (its instance's desired one). */
+  configVersion?: number;
 }
 
 /**
@@ -103,6 +105,7 @@ const OPTIONAL_COLUMNS: readonly {
   { key: "healthChangedAt", column: "health_changed_at", type: "timestamptz" },
   { key: "healthMessage", column: "health_message", type: "text" },
   { key: "goalState", column: "goal_state", type: '"GoalState"' },
+  { key: "configVersion", column: "config_version", type: "int" },
 ];
 
 /** One column of a statement's input: its name, its SQL type, a value per row. */

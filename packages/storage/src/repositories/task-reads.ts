@@ -53,6 +53,9 @@ export interface TaskRecord {
   health: HealthState | null;
   healthChangedAt: Date | null;
   healthMessage: string | null;
+  /** The job config version the current run was launched with, and the one the instance should run. */
+  configVersion: number;
+  desiredConfigVersion: number;
 }
 
 export const TASK_SORT_KEYS = ["instance", "state", "host", "startedAt"] as const;
@@ -87,7 +90,8 @@ export const TASK_COLUMNS = Prisma.raw(`
   t.queued_at, t.created_at, t.updated_at, t.started_at, t.finished_at,
   CASE WHEN t.health_run_id = t.run_id THEN t.health::text END AS health,
   CASE WHEN t.health_run_id = t.run_id THEN t.health_changed_at END AS health_changed_at,
-  CASE WHEN t.health_run_id = t.run_id THEN t.health_message END AS health_message`);
+  CASE WHEN t.health_run_id = t.run_id THEN t.health_message END AS health_message,
+  t.config_version, t.desired_config_version`);
 
 export interface TaskRow {
   id: string;
@@ -123,6 +127,8 @@ export interface TaskRow {
   health: HealthState | null;
   health_changed_at: Date | null;
   health_message: string | null;
+  config_version: number;
+  desired_config_version: number;
   sort_value?: unknown;
 }
 
@@ -161,6 +167,8 @@ export function toTaskRecord(r: TaskRow): TaskRecord {
     health: r.health,
     healthChangedAt: r.health_changed_at,
     healthMessage: r.health_message,
+    configVersion: r.config_version,
+    desiredConfigVersion: r.desired_config_version,
   };
 }
 

@@ -28,6 +28,8 @@ export interface TaskRunRow {
   health?: HealthState | null;
   /** Who asked for the restart that set the desired run (null: nobody, or not a restart). */
   restartRequestedBy: string | null;
+  /** The config version the instance should run: a new run is launched with it. */
+  desiredConfigVersion: number;
 }
 
 /** A RUNNING run of a job with `sla.maxRunningTime` (seconds), and when it started running. */
@@ -40,6 +42,7 @@ const COLUMNS = Prisma.raw(`
   t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id, t.desired_run,
   t.state::text AS state, t.goal_state::text AS goal_state, t.failure_count, t.reason,
   t.mesos_task_id, t.hostname, t.agent_id, t.not_before, t.updated_at, t.restart_requested_by,
+  t.desired_config_version,
   CASE WHEN t.health_run_id = t.run_id THEN t.health::text END AS health`);
 
 interface Row {
@@ -59,6 +62,7 @@ interface Row {
   updated_at: Date;
   health: HealthState | null;
   restart_requested_by: string | null;
+  desired_config_version: number;
 }
 
 const toRun = (r: Row): TaskRunRow => ({
@@ -78,6 +82,7 @@ const toRun = (r: Row): TaskRunRow => ({
   updatedAt: r.updated_at,
   health: r.health,
   restartRequestedBy: r.restart_requested_by,
+  desiredConfigVersion: r.desired_config_version,
 });
 
 /**

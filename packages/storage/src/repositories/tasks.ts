@@ -32,6 +32,7 @@ export function tasksRepository(db: DbOrTx) {
         memMb: [] as number[],
         diskMb: [] as number[],
         gpu: [] as number[],
+        configVersion: [] as number[],
       };
       for (const t of tasks) {
         cols.jobId.push(t.jobId);
@@ -47,6 +48,7 @@ export function tasksRepository(db: DbOrTx) {
         cols.memMb.push(t.memMb);
         cols.diskMb.push(t.diskMb);
         cols.gpu.push(t.gpu);
+        cols.configVersion.push(t.configVersion ?? 1);
       }
       // One array per column, in the order of the unnest below.
       return withArrayParameters(
@@ -54,17 +56,17 @@ export function tasksRepository(db: DbOrTx) {
         (p) => db.$executeRaw`
         INSERT INTO tasks (id, job_id, instance_id, state, goal_state, priority, preemptible,
                            revocable, controller, pinned_host, cpu, mem_mb, disk_mb, gpu,
-                           queued_at, updated_at)
+                           config_version, desired_config_version, queued_at, updated_at)
         SELECT gen_random_uuid(), u.job_id, u.instance_id, u.state::"TaskState",
                u.goal_state::"GoalState", u.priority, u.preemptible, u.revocable, u.controller,
-               u.pinned_host, u.cpu, u.mem_mb, u.disk_mb, u.gpu,
+               u.pinned_host, u.cpu, u.mem_mb, u.disk_mb, u.gpu, u.config_version, u.config_version,
                CASE WHEN u.state = 'PENDING' THEN now() END, now()
         FROM unnest(${p[0]}::uuid[], ${p[1]}::int[], ${p[2]}::text[], ${p[3]}::text[],
                     ${p[4]}::int[], ${p[5]}::bool[], ${p[6]}::bool[], ${p[7]}::bool[],
                     ${p[8]}::text[], ${p[9]}::float8[], ${p[10]}::float8[], ${p[11]}::float8[],
-                    ${p[12]}::float8[])
+                    ${p[12]}::float8[], ${p[13]}::int[])
           AS u(job_id, instance_id, state, goal_state, priority, preemptible, revocable, controller,
-               pinned_host, cpu, mem_mb, disk_mb, gpu)`,
+               pinned_host, cpu, mem_mb, disk_mb, gpu, config_version)`,
       );
     },
 
