@@ -1,6 +1,6 @@
 /** Which update verbs apply now, and the reason shown when one does not. */
 
-import type { UpdateState } from "@peloton/engine";
+import type { UpdateState } from "@peloton/api/schemas";
 import { describe, expect, it } from "vitest";
 import {
   isActiveUpdate,

@@ -12,7 +12,7 @@ import {
   HOST_STATES,
   instanceRangeSchema,
   jobListInput,
-  jobRestartInput,
+  jobRollingInput,
   jobScaleInput,
   taskLogsInput,
   updateCreateInput,
@@ -100,7 +100,7 @@ export const jobBatch = {
   size: (text: string | undefined) =>
     text === undefined
       ? undefined
-      : optionValue("--batch-size", jobRestartInput.shape.batchSize.unwrap(), numberOf(text), text),
+      : optionValue("--batch-size", jobRollingInput.shape.batchSize.unwrap(), numberOf(text), text),
 };
 
 /** `peloton task …`: an instance id, a run number, a log file. */

@@ -7,9 +7,9 @@ import type {
   HostState,
   JobState,
   TaskState,
+  UpdateState,
   VolumeState,
 } from "@peloton/api/schemas";
-import type { UpdateState } from "@peloton/engine";
 
 export type Tone = "ok" | "warn" | "bad" | "info" | "idle";
 

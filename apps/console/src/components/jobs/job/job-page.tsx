@@ -42,7 +42,7 @@ export function JobPage({
   const counts = groupCounts(job.taskStats).filter((g) => g.count > 0);
   const pool = usePoolFacts(job.poolPath);
   const decide = useAccessDecider();
-  const updateDenied = refusal(decide(pool && { kind: "job.act", verb: "restart", pool }));
+  const updateDenied = refusal(decide(pool && { kind: "update.act", verb: "create", pool }));
 
   return (
     <div className="space-y-4">

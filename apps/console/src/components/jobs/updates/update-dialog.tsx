@@ -2,7 +2,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { ApiIssue } from "@peloton/api";
 import { checkJobYaml } from "@peloton/api/config";
-import { type UpdateOptions, updateOptionsSchema } from "@peloton/api/schemas";
+import { type UpdateOptionsInput, updateOptionsSchema } from "@peloton/api/schemas";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation } from "@tanstack/react-query";
 import { ArrowLeft, X } from "lucide-react";
@@ -16,6 +16,7 @@ import { useTRPC } from "@/lib/trpc";
 import { type EditorIssue, YamlEditor } from "../new/yaml-editor";
 import { SideBySideDiff } from "./side-by-side-diff";
 import { UpdateOptionsFields } from "./update-options-fields";
+import type { UpdateOptions } from "./update-types";
 
 /** Peloton's UpdateConfig defaults, with a batch of one instance at a time. */
 export const DEFAULT_UPDATE_OPTIONS: UpdateOptions = {
@@ -78,7 +79,7 @@ export function UpdateDialog({
   const [text, setText] = useState(job.configYaml);
   const [override, setOverride] = useState(false);
   const [refusal, setRefusal] = useState<{ text: string; refusal: Refusal } | null>(null);
-  const form = useForm<UpdateOptions>({
+  const form = useForm<UpdateOptionsInput, unknown, UpdateOptions>({
     resolver: zodResolver(updateOptionsSchema),
     mode: "onChange",
     defaultValues: DEFAULT_UPDATE_OPTIONS,

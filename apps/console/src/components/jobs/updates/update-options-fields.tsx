@@ -1,7 +1,8 @@
 "use client";
-import type { UpdateOptions } from "@peloton/api/schemas";
+import type { UpdateOptionsInput } from "@peloton/api/schemas";
 import type { UseFormReturn } from "react-hook-form";
 import { FormField, INPUT_CLASS } from "@/components/ui/form-field";
+import type { UpdateOptions } from "./update-types";
 
 const NUMBERS: { name: keyof UpdateOptions; label: string; hint: string }[] = [
   { name: "batchSize", label: "Batch size", hint: "instances replaced at a time" },
@@ -51,7 +52,7 @@ export function UpdateOptionsFields({
   instanceCount,
   maxFailureProblem,
 }: {
-  form: UseFormReturn<UpdateOptions>;
+  form: UseFormReturn<UpdateOptionsInput, unknown, UpdateOptions>;
   instanceCount: number;
   /** The rule the schema cannot check alone (it needs the job's instance count). */
   maxFailureProblem: string | undefined;

@@ -1,45 +1,12 @@
 /**
- * The update workflow's view as the console shows it (docs/updates.md
- * `UpdateView`). Until the `updates` router is merged these mirror the
- * contract; then they become the router's inferred outputs.
+ * The update workflow's data as the console shows it: the router's outputs
+ * (docs/updates.md `UpdateView`), never re-declared.
  */
-import type { UpdateState } from "@peloton/engine";
+import type { BatchState, UpdateState } from "@peloton/api/schemas";
+import type { RouterOutputs } from "@/lib/api-types";
 
-export type { UpdateState };
-
-export type BatchState = "DONE" | "CURRENT" | "WAITING" | "FAILED";
-
-export interface UpdateOptionsView {
-  batchSize: number;
-  batchPercentage: number;
-  stopBeforeUpdate: boolean;
-  startPaused: boolean;
-  rollbackOnFailure: boolean;
-  maxInstanceAttempts: number;
-  maxFailureInstances: number;
-  inPlace: boolean;
-  startTasks: boolean;
-}
-
-export interface UpdateView {
-  id: string;
-  jobId: string;
-  jobName: string;
-  kind: "UPDATE" | "RESTART" | "START" | "STOP";
-  state: UpdateState;
-  previousState: UpdateState | null;
-  options: UpdateOptionsView;
-  fromVersion: number;
-  toVersion: number;
-  instancesTotal: number;
-  numTasksDone: number;
-  numTasksRemaining: number;
-  numTasksFailed: number;
-  instancesCurrent: number[];
-  batches: { index: number; instances: number[]; state: BatchState }[];
-  actor: string | null;
-  message: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  version: number;
-}
+export type { BatchState, UpdateState };
+export type UpdateView = RouterOutputs["updates"]["get"];
+/** Peloton's UpdateConfig with every field given (the form's values). */
+export type UpdateOptions = UpdateView["options"];
+export type UpdateEvent = RouterOutputs["updates"]["events"]["items"][number];
