@@ -90,8 +90,11 @@ test.describe("updates", () => {
     await dialog.getByTestId("option-batchSize").fill("1");
     // A bad option is named beside its field and blocks the review.
     await dialog.getByTestId("option-maxFailureInstances").fill("99");
-    await dialog.getByRole("button", { name: "Review changes" }).click();
-    await expect(dialog).toHaveAttribute("data-step", "edit");
+    await expect(dialog.getByTestId("field-error")).toHaveText(
+      "at most the job's 4 instances (got 99)",
+    );
+    await expect(dialog.getByRole("button", { name: "Review changes" })).toBeDisabled();
+    await shot(page, "update-dialog-error-light");
     await dialog.getByTestId("option-maxFailureInstances").fill("0");
     await dialog.getByRole("button", { name: "Review changes" }).click();
     await expect(dialog).toHaveAttribute("data-step", "review");

@@ -34,6 +34,8 @@ afterAll(async () => {
 });
 
 const peloton = (...args: string[]) => runCli(api.url, ...args);
+/** Tests that run the binary many times: each run starts a Node process. */
+const MANY_RUNS = { timeout: 180_000 };
 
 async function createService(): Promise<string> {
   const run = await peloton("job", "create", "/services", fixture("job-service.yaml"));
@@ -63,102 +65,114 @@ const rowsOf = (stdout: string) =>
     .map((l) => l.split(/\s{2,}/));
 
 describe("peloton update create, get and list", () => {
-  it("creates an update with Peloton's flags and prints its id; get and list show it in Peloton's columns", async () => {
-    const jobId = await createService();
-    const id = await createUpdate(
-      jobId,
-      "--maxattempts",
-      "3",
-      "--maxfailureInstances",
-      "1",
-      "--rollbackOnFailure",
-      "--in-place",
-    );
-    const stored = await caller.updates.get({ id });
-    expect(stored).toMatchObject({
-      jobId,
-      kind: "UPDATE",
-      fromVersion: 1,
-      toVersion: 2,
-      actor: "cli-user",
-    });
-    expect(stored.options).toMatchObject({
-      batchSize: 2,
-      maxInstanceAttempts: 3,
-      maxFailureInstances: 1,
-      rollbackOnFailure: true,
-      inPlace: true,
-      startPaused: false,
-    });
+  it(
+    "creates an update with Peloton's flags and prints its id; get and list show it in Peloton's columns",
+    MANY_RUNS,
+    async () => {
+      const jobId = await createService();
+      const id = await createUpdate(
+        jobId,
+        "--maxattempts",
+        "3",
+        "--maxfailureInstances",
+        "1",
+        "--rollbackOnFailure",
+        "--in-place",
+      );
+      const stored = await caller.updates.get({ id });
+      expect(stored).toMatchObject({
+        jobId,
+        kind: "UPDATE",
+        fromVersion: 1,
+        toVersion: 2,
+        actor: "cli-user",
+      });
+      expect(stored.options).toMatchObject({
+        batchSize: 2,
+        maxInstanceAttempts: 3,
+        maxFailureInstances: 1,
+        rollbackOnFailure: true,
+        inPlace: true,
+        startPaused: false,
+      });
 
-    const [header, row] = rowsOf((await peloton("update", "get", id)).stdout);
-    expect(header).toEqual([
-      "Update-ID",
-      "State",
-      "NumberTasksCompleted",
-      "NumberTasksFailed",
-      "NumberTasksRemaining",
-      "Kind",
-      "Config Version",
-      "Started By",
-      "Created At",
-    ]);
-    expect(row!.slice(0, 2)).toEqual([id, stored.state]);
-    expect(row!.slice(2, 5)).toEqual([
-      String(stored.numTasksDone),
-      String(stored.numTasksFailed),
-      String(stored.numTasksRemaining),
-    ]);
-    expect(row!.slice(5, 8)).toEqual(["UPDATE", "1 -> 2", "cli-user"]);
+      const [header, row] = rowsOf((await peloton("update", "get", id)).stdout);
+      expect(header).toEqual([
+        "Update-ID",
+        "State",
+        "NumberTasksCompleted",
+        "NumberTasksFailed",
+        "NumberTasksRemaining",
+        "Kind",
+        "Config Version",
+        "Started By",
+        "Created At",
+      ]);
+      expect(row!.slice(0, 2)).toEqual([id, stored.state]);
+      expect(row!.slice(2, 5)).toEqual([
+        String(stored.numTasksDone),
+        String(stored.numTasksFailed),
+        String(stored.numTasksRemaining),
+      ]);
+      expect(row!.slice(5, 8)).toEqual(["UPDATE", "1 -> 2", "cli-user"]);
 
-    const listed = rowsOf((await peloton("update", "list", jobId)).stdout);
-    expect(listed.slice(1).map((r) => r[0])).toEqual([id]);
-    const json = JSON.parse((await peloton("update", "get", id, "--json")).stdout);
-    expect(json.id).toBe(id);
-  });
+      const listed = rowsOf((await peloton("update", "list", jobId)).stdout);
+      expect(listed.slice(1).map((r) => r[0])).toEqual([id]);
+      const json = JSON.parse((await peloton("update", "get", id, "--json")).stdout);
+      expect(json.id).toBe(id);
+    },
+  );
 
-  it("refuses a second update while one is active, and -o overrides it (the first ends ABORTED)", async () => {
-    const jobId = await createService();
-    const first = await createUpdate(jobId, "--start-paused");
-    const refused = await peloton(
-      "update",
-      "create",
-      jobId,
-      fixture("job-service-v2.yaml"),
-      "1",
-      "/services",
-    );
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^peloton: .*update/);
-    const second = await createUpdate(jobId, "-o");
-    expect((await caller.updates.get({ id: first })).state).toBe("ABORTED");
-    const listed = rowsOf((await peloton("update", "list", jobId)).stdout).slice(1);
-    expect(listed.map((r) => r[0])).toEqual([second, first]);
-  });
-
-  it("refuses bad values before anything is sent, naming the option and the rule", async () => {
-    const jobId = await createService();
-    for (const [args, message] of [
-      [["2x"], /^peloton: batch-size: /],
-      [["2", "--maxattempts", "-1"], /^peloton: --maxattempts: /],
-      [["2", "-c", "one"], /^peloton: --configuration-version: /],
-    ] as const) {
-      const [batch, ...flags] = args;
-      const run = await peloton(
+  it(
+    "refuses a second update while one is active, and -o overrides it (the first ends ABORTED)",
+    MANY_RUNS,
+    async () => {
+      const jobId = await createService();
+      const first = await createUpdate(jobId, "--start-paused");
+      const refused = await peloton(
         "update",
         "create",
         jobId,
         fixture("job-service-v2.yaml"),
-        batch!,
+        "1",
         "/services",
-        ...flags,
       );
-      expectOneLineError(run, message);
-    }
-    expect((await caller.updates.list({ jobId })).items).toEqual([]);
-  });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^peloton: .*update/);
+      const second = await createUpdate(jobId, "-o");
+      expect((await caller.updates.get({ id: first })).state).toBe("ABORTED");
+      const listed = rowsOf((await peloton("update", "list", jobId)).stdout).slice(1);
+      expect(listed.map((r) => r[0])).toEqual([second, first]);
+    },
+  );
 
-  it("refuses what the API refuses, naming the rule, and changes nothing", async () => {
+  it(
+    "refuses bad values before anything is sent, naming the option and the rule",
+    MANY_RUNS,
+    async () => {
+      const jobId = await createService();
+      for (const [args, message] of [
+        [["2x"], /^peloton: batch-size: /],
+        [["2", "--maxattempts", "-1"], /^peloton: --maxattempts: /],
+        [["2", "-c", "one"], /^peloton: --configuration-version: /],
+      ] as const) {
+        const [batch, ...flags] = args;
+        const run = await peloton(
+          "update",
+          "create",
+          jobId,
+          fixture("job-service-v2.yaml"),
+          batch!,
+          "/services",
+          ...flags,
+        );
+        expectOneLineError(run, message);
+      }
+      expect((await caller.updates.list({ jobId })).items).toEqual([]);
+    },
+  );
+
+  it("refuses what the API refuses, naming the rule, and changes nothing", MANY_RUNS, async () => {
     const jobId = await createService();
     // A batch size of 0 with no percentage.
     expectOneLineError(
@@ -211,20 +225,26 @@ describe("peloton update create, get and list", () => {
 });
 
 describe("peloton update pause, resume, abort and rollback", () => {
-  it("pauses and resumes an update, aborts it, then refuses to pause a finished one", async () => {
-    const jobId = await createService();
-    const id = await createUpdate(jobId);
-    const paused = await peloton("update", "pause", id);
-    expect(paused.stdout).toBe(`Job update ${id} paused (state PAUSED)\n`);
-    const resumed = await peloton("update", "resume", id);
-    expect(resumed.code).toBe(0);
-    expect(resumed.stdout).toMatch(new RegExp(`^Job update ${id} resumed \\(state [A-Z_]+\\)\\n$`));
-    expect((await caller.updates.get({ id })).state).not.toBe("PAUSED");
-    const aborted = await peloton("update", "abort", id);
-    expect(aborted.stdout).toBe(`Job update ${id} aborted (state ABORTED)\n`);
-    expectOneLineError(await peloton("update", "pause", id), /finished|ABORTED/);
-    expect((await caller.updates.get({ id })).state).toBe("ABORTED");
-  });
+  it(
+    "pauses and resumes an update, aborts it, then refuses to pause a finished one",
+    MANY_RUNS,
+    async () => {
+      const jobId = await createService();
+      const id = await createUpdate(jobId);
+      const paused = await peloton("update", "pause", id);
+      expect(paused.stdout).toBe(`Job update ${id} paused (state PAUSED)\n`);
+      const resumed = await peloton("update", "resume", id);
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toMatch(
+        new RegExp(`^Job update ${id} resumed \\(state [A-Z_]+\\)\\n$`),
+      );
+      expect((await caller.updates.get({ id })).state).not.toBe("PAUSED");
+      const aborted = await peloton("update", "abort", id);
+      expect(aborted.stdout).toBe(`Job update ${id} aborted (state ABORTED)\n`);
+      expectOneLineError(await peloton("update", "pause", id), /finished|ABORTED/);
+      expect((await caller.updates.get({ id })).state).toBe("ABORTED");
+    },
+  );
 
   it("rolls an update back to the version it started from", async () => {
     const jobId = await createService();

@@ -4,7 +4,7 @@
  *   create <respool> <config>   Peloton's job YAML into a leaf pool; prints the job id
  *   get <job> / status <job>    its JobInfo / RuntimeInfo (YAML, or --json)
  *   query                       jobs by pool, state, owner, label, name (Peloton's summary table)
- *   stop [job]                  one job, or every active job of an owner or with labels
+ *   stop [job] [--batch-size N] one job (a batch at a time: a rolling stop), or every active job of an owner or with labels
  *   start | restart <job> [--batch-size N]   all at once, or a batch at a time (an update of kind START / RESTART)
  *   delete <job>, scale <job> <instances>
  */
@@ -146,11 +146,22 @@ export function registerJob(
     .option("--owner <owner>", "stop the active jobs of this owner")
     .option("-l, --labels <labels>", "stop the active jobs with these labels: key=value,…")
     .option("-f, --force", "do not ask before stopping several jobs")
+    .option("--batch-size <n>", "stop one job's instances a batch at a time (a rolling stop)")
     .action(
       async (
         id: string | undefined,
-        opts: { owner?: string; labels?: string; force?: boolean },
+        opts: { owner?: string; labels?: string; force?: boolean; batchSize?: string },
       ) => {
+        const batchSize = jobBatch.size(opts.batchSize);
+        if (batchSize !== undefined) {
+          if (!id || opts.owner || opts.labels)
+            throw new CliError(
+              "--batch-size: a rolling stop is of one job: name it, without --owner or --labels",
+            );
+          const r = await client().jobs.stop.mutate({ id, batchSize });
+          print(rollingLine(r.id, "stop", r.updateId ?? "", batchSize));
+          return;
+        }
         await stopJobs(client(), print, {
           id,
           owner: jobQuery.owner(opts.owner),

@@ -32,7 +32,7 @@ export function UpdateHistory({ updateId }: { updateId: string }) {
       <ol className="space-y-1 text-xs" data-testid="update-history">
         {items.map((e) => (
           <li
-            key={`${e.at.toISOString()}:${e.state}`}
+            key={e.id}
             className="flex flex-wrap items-baseline gap-x-2"
           >
             <span className="w-28 shrink-0 text-muted">
