@@ -23,7 +23,7 @@ description: "A small web service the updates spec rolls forward"
 instanceCount: 4
 sla:
   priority: 5
-  preemptible: false
+  preemptible: true
 defaultConfig:
   resource:
     cpuLimit: 0.25
@@ -108,7 +108,7 @@ test.describe("updates", () => {
 
     // The banner follows the update without a reload: batches of one, done counts rising.
     const banner = main(page).getByTestId("update-banner");
-    await expect(banner).toBeVisible();
+    await expect(banner).toBeVisible({ timeout: 30_000 });
     await expect(banner.getByTestId("update-batch")).toHaveCount(4);
     await expect
       .poll(async () => Number(await banner.getByTestId("update-done").textContent()), {
