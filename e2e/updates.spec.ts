@@ -20,7 +20,7 @@ function serviceYaml(version: string): string {
 type: SERVICE
 owningTeam: e2e
 description: "A small web service the updates spec rolls forward"
-instanceCount: 4
+instanceCount: 8
 sla:
   priority: 5
   preemptible: true
@@ -55,7 +55,7 @@ test.describe("updates", () => {
     page,
     baseURL,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(360_000);
     const api = adminApi(baseURL!);
     await api.pools.create.mutate({
       path: POOL,
@@ -78,7 +78,7 @@ test.describe("updates", () => {
       timeout: 90_000,
     });
     const instances = main(page).getByTestId("instances-table");
-    await expect(instances.getByTestId("instance-version")).toHaveCount(4);
+    await expect(instances.getByTestId("instance-version")).toHaveCount(8);
     for (const v of await instances.getByTestId("instance-version").all())
       await expect(v).toHaveAttribute("data-version", "1");
 
@@ -91,11 +91,13 @@ test.describe("updates", () => {
     // A bad option is named beside its field and blocks the review.
     await dialog.getByTestId("option-maxFailureInstances").fill("99");
     await expect(dialog.getByTestId("field-error")).toHaveText(
-      "at most the job's 4 instances (got 99)",
+      "at most the job's 8 instances (got 99)",
     );
     await expect(dialog.getByRole("button", { name: "Review changes" })).toBeDisabled();
     await shot(page, "update-dialog-error-light");
     await dialog.getByTestId("option-maxFailureInstances").fill("0");
+    // Started paused: nothing moves until it is resumed from the banner.
+    await dialog.getByTestId("option-startPaused").check();
     await dialog.getByRole("button", { name: "Review changes" }).click();
     await expect(dialog).toHaveAttribute("data-step", "review");
     const diff = dialog.getByTestId("update-diff");
@@ -106,22 +108,30 @@ test.describe("updates", () => {
     await dialog.getByRole("button", { name: "Start update" }).click();
     await expect(dialog).toBeHidden();
 
-    // The banner follows the update without a reload: batches of one, done counts rising.
+    // The banner shows it held (started paused): resume it from there.
     const banner = main(page).getByTestId("update-banner");
-    await expect(banner).toBeVisible({ timeout: 30_000 });
-    await expect(banner.getByTestId("update-batch")).toHaveCount(4);
+    await expect(banner).toHaveAttribute("data-state", "PAUSED", { timeout: 30_000 });
+    await expect(banner.getByTestId("update-batch")).toHaveCount(8);
+    await expect(banner.getByTestId("update-done")).toHaveText("0");
+    await expect(banner.getByRole("button", { name: "Pause" })).toBeDisabled();
+    await banner.getByRole("button", { name: "Resume" }).click();
+    await confirm(page, "Resume update");
+
+    // It moves a batch of one at a time, and the page follows without a reload.
     await expect
       .poll(async () => Number(await banner.getByTestId("update-done").textContent()), {
         timeout: 90_000,
       })
       .toBeGreaterThanOrEqual(1);
+    await expect(banner.locator('[data-batch-state="DONE"]').first()).toBeVisible();
     await shot(page, "update-progress-light");
 
-    // Pause holds it; resume lets it finish.
+    // Pause holds it where it is; resume lets it finish.
     await banner.getByRole("button", { name: "Pause" }).click();
     await confirm(page, "Pause update");
     await expect(banner).toHaveAttribute("data-state", "PAUSED");
-    await expect(banner.getByRole("button", { name: "Pause" })).toBeDisabled();
+    await expect(banner.getByRole("button", { name: "Resume" })).toBeEnabled();
+    expect(Number(await banner.getByTestId("update-remaining").textContent())).toBeGreaterThan(0);
     await banner.getByRole("button", { name: "Resume" }).click();
     await confirm(page, "Resume update");
     await expect(banner).toBeHidden({ timeout: 120_000 });
@@ -133,7 +143,7 @@ test.describe("updates", () => {
     const row = main(page).getByTestId("update-row").first();
     await expect(row).toHaveAttribute("data-state", "SUCCEEDED");
     await expect(row).toContainText("v1 → v2");
-    await expect(row.getByTestId("update-done")).toHaveText("4");
+    await expect(row.getByTestId("update-done")).toHaveText("8");
     await row.getByRole("button", { name: "History" }).click();
     await expect(row.getByTestId("update-history").locator('[data-state="PAUSED"]')).toBeVisible();
 
