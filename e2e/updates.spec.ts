@@ -32,6 +32,17 @@ defaultConfig:
   command:
     shell: true
     value: 'echo "serving ${version}"; sleep 600'
+  # An instance is done once its new run is healthy: a few seconds each, so
+  # the update lasts long enough to be paused half-way on a busy machine.
+  healthCheck:
+    enabled: true
+    type: 1
+    initialIntervalSecs: 4
+    intervalSecs: 4
+    maxConsecutiveFailures: 3
+    timeoutSecs: 2
+    commandCheck:
+      command: 'true'
 `;
 }
 
