@@ -31,10 +31,7 @@ export function UpdateHistory({ updateId }: { updateId: string }) {
     <div>
       <ol className="space-y-1 text-xs" data-testid="update-history">
         {items.map((e) => (
-          <li
-            key={e.id}
-            className="flex flex-wrap items-baseline gap-x-2"
-          >
+          <li key={e.id} className="flex flex-wrap items-baseline gap-x-2">
             <span className="w-28 shrink-0 text-muted">
               <RelativeTime at={e.at} />
             </span>
