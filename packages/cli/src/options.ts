@@ -12,8 +12,11 @@ import {
   HOST_STATES,
   instanceRangeSchema,
   jobListInput,
+  jobRollingInput,
   jobScaleInput,
   taskLogsInput,
+  updateCreateInput,
+  updateOptionsSchema,
   volumeListInput,
 } from "@peloton/api/schemas";
 import { z } from "zod";
@@ -92,6 +95,14 @@ export const jobScale = {
     optionValue("instances", jobScaleInput.shape.instanceCount, numberOf(text), text),
 };
 
+/** `peloton job restart|start <job> --batch-size N` (a rolling restart or start). */
+export const jobBatch = {
+  size: (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : optionValue("--batch-size", jobRollingInput.shape.batchSize.unwrap(), numberOf(text), text),
+};
+
 /** `peloton task …`: an instance id, a run number, a log file. */
 export const taskOptions = {
   instance: (text: string) =>
@@ -157,3 +168,33 @@ export function parseOption<S extends z.ZodType>(
   // These schemas word their own rules ("a password has at least 12 characters").
   throw new CliError(`${field}: ${issue?.message ?? "is invalid"}`);
 }
+
+/** `peloton update create <job> <config> <batch-size> <respool> [flags]` (Peloton's names). */
+export const updateCreate = {
+  batchSize: (text: string) =>
+    optionValue("batch-size", updateOptionsSchema.shape.batchSize, numberOf(text), text),
+  maxAttempts: (text: string) =>
+    optionValue(
+      "--maxattempts",
+      updateOptionsSchema.shape.maxInstanceAttempts,
+      numberOf(text),
+      text,
+    ),
+  maxFailureInstances: (text: string) =>
+    optionValue(
+      "--maxfailureInstances",
+      updateOptionsSchema.shape.maxFailureInstances,
+      numberOf(text),
+      text,
+    ),
+  /** Peloton's -c: 0 (its default) or absent means "whatever the job has now". */
+  configVersion: (text: string | undefined) =>
+    text === undefined || text === "0"
+      ? undefined
+      : optionValue(
+          "--configuration-version",
+          updateCreateInput.shape.configVersion.unwrap(),
+          numberOf(text),
+          text,
+        ),
+};

@@ -10,6 +10,7 @@ import { registerRespool } from "./commands/respool.ts";
 import { registerTask } from "./commands/task.ts";
 import { registerTeam } from "./commands/team.ts";
 import { registerToken } from "./commands/token.ts";
+import { registerUpdate } from "./commands/update.ts";
 import { registerUser } from "./commands/user.ts";
 import { registerVolume } from "./commands/volume.ts";
 
@@ -61,6 +62,7 @@ export function buildProgram(io: ProgramIo): Command {
   registerAudit(program, lazyClient, io.print);
   const write = io.write ?? ((chunk: string) => process.stdout.write(chunk));
   registerJob(program, lazyClient, io.print);
+  registerUpdate(program, lazyClient, io.print);
   registerTask(program, lazyClient, {
     print: io.print,
     write,

@@ -51,24 +51,19 @@ describe("peloton job create and task list", () => {
     const [header, ...rows] = list.stdout.trimEnd().split("\n");
     expect(header!.split(/\s{2,}/)).toEqual([
       "Instance",
-      "Job",
-      "CPU Limit",
-      "Mem Limit",
-      "Disk Limit",
+      "Name",
       "State",
       "Healthy",
-      "GoalState",
-      "Started At",
-      "Task ID",
+      "Start Time",
+      "Run Time",
       "Host",
       "Message",
       "Reason",
+      "Termination Status",
     ]);
     expect(rows).toHaveLength(3);
-    // No task id, host, message or reason before the scheduler has seen it.
-    expect(rows[0]).toMatch(
-      /^0\s+cli_batch\s+0\.5\s+64 MB\s+10 MB\s+PENDING\s+DISABLED\s+SUCCEEDED$/,
-    );
+    // No start, run time, host, message or reason before the scheduler has seen it.
+    expect(rows[0]).toMatch(/^0\s+cli_batch\s+PENDING\s+DISABLED$/);
     expect(rows[2]).toMatch(/^2\s+cli_batch\s/);
 
     const range = await peloton("task", "list", id, "--range", "1:2");
@@ -76,7 +71,7 @@ describe("peloton job create and task list", () => {
       expect.stringMatching(/^1\s+cli_batch\s/),
     ]);
     const one = await peloton("task", "get", id, "2");
-    expect(one.stdout.trimEnd().split("\n")[1]).toMatch(/^2\s+cli_batch\s+0\.5\s+64 MB/);
+    expect(one.stdout.trimEnd().split("\n")[1]).toMatch(/^2\s+cli_batch\s+PENDING\s+DISABLED$/);
   });
 
   it("shows each run's health in the Healthy column (HEALTH_UNKNOWN until a check reports)", async () => {
@@ -92,12 +87,8 @@ describe("peloton job create and task list", () => {
     );
     const list = await peloton("task", "list", id);
     const rows = list.stdout.trimEnd().split("\n").slice(1);
-    expect(rows[0]).toMatch(
-      /^0\s+cli_service\s+0\.5\s+64 MB\s+0 MB\s+PENDING\s+HEALTH_UNKNOWN\s+RUNNING$/,
-    );
-    expect(rows[1]).toMatch(
-      /^1\s+cli_service\s+0\.5\s+64 MB\s+0 MB\s+RUNNING\s+HEALTHY\s+RUNNING$/,
-    );
+    expect(rows[0]).toMatch(/^0\s+cli_service\s+PENDING\s+HEALTH_UNKNOWN$/);
+    expect(rows[1]).toMatch(/^1\s+cli_service\s+RUNNING\s+HEALTHY$/);
   });
 
   it("refuses a file with an unknown field, naming the file, field and line, and stores nothing", async () => {

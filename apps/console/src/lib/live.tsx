@@ -32,7 +32,8 @@ export type ChangeTopic = Change["topic"];
 const ROUTERS_OF_TOPIC: Record<ChangeTopic, readonly string[]> = {
   pools: ["pools", "overview", "search"],
   jobs: ["jobs", "pools", "overview", "search", "volumes"],
-  tasks: ["tasks", "jobs", "pools", "hosts", "overview"],
+  // An update moves as its instances do: its progress is shown beside them.
+  tasks: ["tasks", "jobs", "pools", "hosts", "overview", "updates"],
   hosts: ["hosts", "overview", "search"],
   preemptions: ["preemptions", "pools", "tasks", "overview"],
   updates: ["updates", "jobs"],
@@ -64,9 +65,28 @@ function routerOf(query: Query): string | undefined {
 function useThrottledInvalidation() {
   const queryClient = useQueryClient();
   const timers = useRef(new Map<string, { timer: number; again: boolean }>());
+  // Routers whose refetch is under way, and whether a change came in meanwhile.
+  const fetching = useRef(new Map<string, boolean>());
   const invalidate = useCallback(
-    (router: string) =>
-      void queryClient.invalidateQueries({ predicate: (q) => routerOf(q) === router }),
+    function invalidate(router: string): void {
+      // A refetch is never cancelled by the next change: when changes come
+      // faster than a page of data loads (a rolling update moves an instance
+      // every few hundred ms), cancelling would start over forever and the
+      // page would keep its old data. One refetch at a time per router, and
+      // one more after it when something changed while it ran.
+      if (fetching.current.has(router)) {
+        fetching.current.set(router, true);
+        return;
+      }
+      fetching.current.set(router, false);
+      void queryClient
+        .invalidateQueries({ predicate: (q) => routerOf(q) === router }, { cancelRefetch: false })
+        .finally(() => {
+          const again = fetching.current.get(router);
+          fetching.current.delete(router);
+          if (again) invalidate(router);
+        });
+    },
     [queryClient],
   );
   useEffect(() => {

@@ -7,6 +7,7 @@ import type {
   HostState,
   JobState,
   TaskState,
+  UpdateState,
   VolumeState,
 } from "@peloton/api/schemas";
 
@@ -71,6 +72,18 @@ const HEALTH_TONES: Record<HealthState, Tone> = {
   DISABLED: "idle",
 };
 
+/** An update (rolling update, restart, start, stop): moving is info, held is warn, how it ended says the rest. */
+const UPDATE_TONES: Record<UpdateState, Tone> = {
+  INITIALIZED: "idle",
+  ROLLING_FORWARD: "info",
+  ROLLING_BACKWARD: "warn",
+  PAUSED: "warn",
+  SUCCEEDED: "ok",
+  ROLLED_BACK: "warn",
+  ABORTED: "idle",
+  FAILED: "bad",
+};
+
 /** Strings from a URL or an older server may name no state: those read as idle. */
 const toneIn =
   <S extends string>(tones: Record<S, Tone>) =>
@@ -82,6 +95,7 @@ export const jobTone = toneIn(JOB_TONES);
 export const hostTone = toneIn(HOST_TONES);
 export const volumeTone = toneIn(VOLUME_TONES);
 export const healthTone = toneIn(HEALTH_TONES);
+export const updateTone = toneIn(UPDATE_TONES);
 
 export const TONE_DOT: Record<Tone, string> = {
   ok: "bg-ok",

@@ -4,8 +4,9 @@
  *   create <respool> <config>   Peloton's job YAML into a leaf pool; prints the job id
  *   get <job> / status <job>    its JobInfo / RuntimeInfo (YAML, or --json)
  *   query                       jobs by pool, state, owner, label, name (Peloton's summary table)
- *   stop [job]                  one job, or every active job of an owner or with labels
- *   start | restart | delete <job>, scale <job> <instances>
+ *   stop [job] [--batch-size N] one job (a batch at a time: a rolling stop), or every active job of an owner or with labels
+ *   start | restart <job> [--batch-size N]   all at once, or a batch at a time (an update of kind START / RESTART)
+ *   delete <job>, scale <job> <instances>
  */
 import { readFileSync } from "node:fs";
 import { JOB_SORT_NAMES } from "@peloton/api/schemas";
@@ -20,11 +21,21 @@ import {
   runtimeInfo,
 } from "../jobs/job-info.ts";
 import { confirm, parseSort } from "../jobs/query-options.ts";
-import { jobQuery, jobScale } from "../options.ts";
+import { jobBatch, jobQuery, jobScale } from "../options.ts";
 import { formatTable } from "../output.ts";
 import { stopJobs } from "./job-stop.ts";
 
 const JOB_ARG = "job identifier";
+
+/** A rolling restart or start is an update of its own kind: its id is what `update get` takes. */
+function rollingLine(
+  jobId: string,
+  what: "restart" | "start" | "stop",
+  updateId: string,
+  batchSize: number | undefined,
+): string {
+  return `Job ${jobId} rolling ${what} ${updateId} created (batches of ${batchSize}); follow it with \`peloton update get ${updateId}\``;
+}
 
 export function registerJob(
   program: Command,
@@ -135,11 +146,22 @@ export function registerJob(
     .option("--owner <owner>", "stop the active jobs of this owner")
     .option("-l, --labels <labels>", "stop the active jobs with these labels: key=value,…")
     .option("-f, --force", "do not ask before stopping several jobs")
+    .option("--batch-size <n>", "stop one job's instances a batch at a time (a rolling stop)")
     .action(
       async (
         id: string | undefined,
-        opts: { owner?: string; labels?: string; force?: boolean },
+        opts: { owner?: string; labels?: string; force?: boolean; batchSize?: string },
       ) => {
+        const batchSize = jobBatch.size(opts.batchSize);
+        if (batchSize !== undefined) {
+          if (!id || opts.owner || opts.labels)
+            throw new CliError(
+              "--batch-size: a rolling stop is of one job: name it, without --owner or --labels",
+            );
+          const r = await client().jobs.stop.mutate({ id, batchSize });
+          print(rollingLine(r.id, "stop", r.updateId ?? "", batchSize));
+          return;
+        }
         await stopJobs(client(), print, {
           id,
           owner: jobQuery.owner(opts.owner),
@@ -155,21 +177,31 @@ export function registerJob(
     .command("start")
     .description("start a stopped job again (ended instances get a new run)")
     .argument("<job>", JOB_ARG)
-    .action(async (id: string) => {
-      const r = await client().jobs.start.mutate({ id });
+    .option("--batch-size <n>", "start the instances a batch at a time (a rolling start)")
+    .action(async (id: string, opts: { batchSize?: string }) => {
+      const batchSize = jobBatch.size(opts.batchSize);
+      const r = await client().jobs.start.mutate({ id, ...(batchSize ? { batchSize } : {}) });
       print(
-        `Job ${r.id} started: ${r.instances.length} instances get a new run (version ${r.version})`,
+        r.updateId
+          ? rollingLine(r.id, "start", r.updateId, batchSize)
+          : `Job ${r.id} started: ${r.instances.length} instances get a new run (version ${r.version})`,
       );
     });
 
   job
     .command("restart")
-    .description("restart every instance of a job (running ones are killed first)")
+    .description(
+      "restart every instance of a job (running ones are killed first); with --batch-size, a batch at a time",
+    )
     .argument("<job>", JOB_ARG)
-    .action(async (id: string) => {
-      const r = await client().jobs.restart.mutate({ id });
+    .option("--batch-size <n>", "restart the instances a batch at a time (a rolling restart)")
+    .action(async (id: string, opts: { batchSize?: string }) => {
+      const batchSize = jobBatch.size(opts.batchSize);
+      const r = await client().jobs.restart.mutate({ id, ...(batchSize ? { batchSize } : {}) });
       print(
-        `Job ${r.id} restarted: ${r.instances.length} instances get a new run (version ${r.version})`,
+        r.updateId
+          ? rollingLine(r.id, "restart", r.updateId, batchSize)
+          : `Job ${r.id} restarted: ${r.instances.length} instances get a new run (version ${r.version})`,
       );
     });
 

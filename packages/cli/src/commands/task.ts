@@ -51,7 +51,15 @@ export function registerTask(program: Command, client: () => ApiClient, io: Task
         { pageSize: 1000 },
       );
       if (opts.json) io.print(JSON.stringify(items, null, 2));
-      else io.print(formatTable(TASK_LIST_HEADER, items.map(taskListRow)));
+      else {
+        const now = new Date();
+        io.print(
+          formatTable(
+            TASK_LIST_HEADER,
+            items.map((t) => taskListRow(t, now)),
+          ),
+        );
+      }
     });
 
   task
@@ -63,7 +71,7 @@ export function registerTask(program: Command, client: () => ApiClient, io: Task
     .action(async (jobId: string, instance: string, opts: { json?: boolean }) => {
       const t = await client().tasks.get.query({ jobId, instance: instanceOf(instance) });
       if (opts.json) io.print(JSON.stringify(t, null, 2));
-      else io.print(formatTable(TASK_LIST_HEADER, [taskListRow(t)]));
+      else io.print(formatTable(TASK_LIST_HEADER, [taskListRow(t, new Date())]));
     });
 
   task

@@ -22,7 +22,7 @@ import { StateBadge } from "../state-badge";
 type SortKey = (typeof TASK_SORT_NAMES)[number];
 
 const ROW_PX = 48;
-const COLS = 10;
+const COLS = 11;
 
 interface InstancesQuery {
   states: TaskState[];
@@ -151,6 +151,7 @@ export function InstancesTable({ job, initial }: { job: JobDetail; initial: Task
                 State
               </SortHeader>
               <ColumnHeader>Healthy</ColumnHeader>
+              <ColumnHeader>Version</ColumnHeader>
               <SortHeader sortKey="host" {...header}>
                 Host
               </SortHeader>
@@ -198,6 +199,30 @@ export function InstancesTable({ job, initial }: { job: JobDetail; initial: Task
 /** States whose reason is routine: shown quietly, so waiting and failed rows stand out. */
 const HEALTHY = new Set<TaskState>(["RUNNING", "SUCCEEDED", ...STARTING_TASK_STATES]);
 
+/**
+ * Which configuration the instance's run has, and the one it is headed for
+ * when an update has not reached it yet ("v1 → v2").
+ */
+function ConfigVersion({ current, desired }: { current: number; desired: number }) {
+  const moving = desired !== current;
+  return (
+    <span
+      className="whitespace-nowrap text-xs tabular-nums"
+      data-testid="instance-version"
+      data-version={current}
+      data-desired={desired}
+      title={
+        moving
+          ? `runs configuration version ${current}; version ${desired} is on its way`
+          : `runs configuration version ${current}`
+      }
+    >
+      v{current}
+      {moving && <span className="text-info"> → v{desired}</span>}
+    </span>
+  );
+}
+
 function InstanceRow({
   jobId,
   jobName,
@@ -237,6 +262,9 @@ function InstanceRow({
       </td>
       <td className="py-1 pr-3">
         <HealthBadge health={t.health} testId="instance-health" />
+      </td>
+      <td className="py-1 pr-3">
+        <ConfigVersion current={t.configVersion} desired={t.desiredConfigVersion} />
       </td>
       <td className="py-1 pr-3">
         {t.hostname ? (

@@ -15,8 +15,12 @@ import { formatCount } from "@/lib/format";
 import { perInstanceOf, scaleWarning } from "@/lib/scale-warning";
 import { useTRPC } from "@/lib/trpc";
 import { jobActionBlocks } from "../action-blocks";
+import { JobUpdateActions } from "../updates/job-update-actions";
 
-/** Stop, start, restart, scale and delete — each confirmed, each audited by the API as the user. */
+/**
+ * Update, rolling restart, stop, start, restart, scale and delete — each
+ * confirmed, each audited by the API as the user.
+ */
 export function JobActions({ job }: { job: JobDetail }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -86,7 +90,8 @@ export function JobActions({ job }: { job: JobDetail }) {
 
   return (
     <div className="flex flex-col items-end gap-1">
-      <div className="flex flex-wrap items-center gap-2" data-testid="job-actions">
+      <div className="flex flex-wrap items-center justify-end gap-2" data-testid="job-actions">
+        <JobUpdateActions job={job} denied={why("restart")} />
         <ConfirmedAction
           label="Stop"
           icon={<Square className="size-3.5" aria-hidden />}

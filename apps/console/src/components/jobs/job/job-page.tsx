@@ -2,6 +2,8 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { refusal, useAccessDecider } from "@/components/identity/use-access";
+import { usePoolFacts } from "@/components/identity/use-pool-facts";
 import { Fact } from "@/components/ui/fact";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { PageTabList } from "@/components/ui/page-tabs";
@@ -14,13 +16,15 @@ import { useSearchParam } from "@/lib/url-state";
 import { groupCounts, InstanceBar } from "../instance-bar";
 import { YamlEditor } from "../new/yaml-editor";
 import { StateBadge } from "../state-badge";
+import { UpdateBanner } from "../updates/update-banner";
+import { UpdatesTab } from "../updates/updates-tab";
 import { InstancesTable } from "./instances-table";
 import { JobActions } from "./job-actions";
 import { JobEvents } from "./job-events";
 import { JobLogs } from "./job-logs";
 import { WhyPending } from "./why-pending";
 
-const TABS = ["instances", "config", "events", "logs"] as const;
+const TABS = ["instances", "updates", "config", "events", "logs"] as const;
 type Tab = (typeof TABS)[number];
 
 /** `/jobs/<id>`: the job at a glance, why it waits, its instances, config, timeline and logs; its actions. */
@@ -36,6 +40,9 @@ export function JobPage({
   const job = query.data;
   const [tab, setTab] = useSearchParam<Tab>("tab", "instances", TABS);
   const counts = groupCounts(job.taskStats).filter((g) => g.count > 0);
+  const pool = usePoolFacts(job.poolPath);
+  const decide = useAccessDecider();
+  const updateDenied = refusal(decide(pool && { kind: "update.act", verb: "create", pool }));
 
   return (
     <div className="space-y-4">
@@ -133,12 +140,18 @@ export function JobPage({
         )}
       </section>
 
+      <UpdateBanner jobId={job.id} denied={updateDenied} onDetails={() => setTab("updates")} />
+
       <WhyPending job={job} />
 
       <Tabs.Root value={tab} onValueChange={(v) => setTab(v as Tab)}>
         <PageTabList label="Job views" tabs={TABS} />
         <Tabs.Content forceMount value="instances" className="pt-4 data-[state=inactive]:hidden">
           <InstancesTable job={job} initial={initialTasks} />
+        </Tabs.Content>
+        {/* The updates list and the version diff only load while they are looked at. */}
+        <Tabs.Content value="updates" className="pt-4">
+          <UpdatesTab jobId={job.id} currentVersion={job.configVersion} />
         </Tabs.Content>
         <Tabs.Content forceMount value="config" className="pt-4 data-[state=inactive]:hidden">
           <p className="mb-2 text-xs text-muted">
