@@ -104,6 +104,11 @@ describe("termination status", () => {
       "DEADLINE_TIMEOUT_EXCEEDED",
     ],
     ["a restart", ended("KILLED", { reason: "RESTART_REQUESTED" }), "KILLED_FOR_RESTART"],
+    [
+      "an eviction for host maintenance",
+      ended("KILLED", { reason: "HOST_MAINTENANCE" }),
+      "KILLED_HOST_MAINTENANCE",
+    ],
     ["a lost agent (Peloton sets none)", ended("LOST"), null],
     ["a batch task that finished", ended("SUCCEEDED"), null],
     [

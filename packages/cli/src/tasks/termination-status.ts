@@ -8,6 +8,7 @@
 import {
   DEADLINE_EXCEEDED_REASON,
   type GoalState,
+  HOST_MAINTENANCE_REASON,
   isTerminalTaskState,
   PREEMPTED_REASON,
   RESTART_REQUESTED_REASON,
@@ -17,6 +18,7 @@ import {
 export type TerminationStatus =
   | "KILLED_ON_REQUEST"
   | "FAILED"
+  | "KILLED_HOST_MAINTENANCE"
   | "PREEMPTED_RESOURCES"
   | "DEADLINE_TIMEOUT_EXCEEDED"
   | "KILLED_FOR_RESTART";
@@ -32,6 +34,7 @@ export function terminationStatus(t: {
   if (!isTerminalTaskState(t.state) || t.state === "SUCCEEDED") return null;
   if (t.reason === PREEMPTED_REASON || t.reason === CLUSTER_PREEMPTION_REASON)
     return "PREEMPTED_RESOURCES";
+  if (t.reason === HOST_MAINTENANCE_REASON) return "KILLED_HOST_MAINTENANCE";
   if (t.reason === DEADLINE_EXCEEDED_REASON) return "DEADLINE_TIMEOUT_EXCEEDED";
   if (t.reason === RESTART_REQUESTED_REASON) return "KILLED_FOR_RESTART";
   if (t.state === "FAILED") return "FAILED";

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { refusal, useAccessDecider } from "@/components/identity/use-access";
 import { usePoolFacts } from "@/components/identity/use-pool-facts";
 import { Fact } from "@/components/ui/fact";
+import { PoolPathText } from "@/components/ui/ids";
 import { LiveIndicator } from "@/components/ui/live-indicator";
 import { PageTabList } from "@/components/ui/page-tabs";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -77,8 +78,8 @@ export function JobPage({
           <Fact label="Type">{job.type}</Fact>
           <Fact label="Goal">{job.goalState}</Fact>
           <Fact label="Pool">
-            <Link href={poolHref(job.poolPath)} className="font-mono hover:underline">
-              {job.poolPath}
+            <Link href={poolHref(job.poolPath)} className="hover:underline">
+              <PoolPathText path={job.poolPath} />
             </Link>
           </Fact>
           <Fact label="Owner">
