@@ -3,49 +3,19 @@
  * leader: every instance ends up running exactly once, checked against
  * mesos-sim's own record of the tasks it was asked to launch.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { agent, leafPool, ROOMY, submit } from "@peloton/test-support/scheduler/system.ts";
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
-import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { onCleanup, testSim } from "./support/cluster.ts";
 import { recordLaunches } from "./support/launch-recorder.ts";
+import { replicaProcess } from "./support/replica-process.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
 beforeEach(() => resetDatabase());
 
-const SCRIPT = fileURLToPath(new URL("./support/scheduler-process.ts", import.meta.url));
 const INSTANCES = 2_000;
-
-/** A scheduler replica in its own process; resolves once it leads. */
-async function replica(name: string, masterUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], {
-    env: {
-      ...process.env,
-      DATABASE_URL: inject("databaseUrl"),
-      MESOS_MASTER_URL: masterUrl,
-      PELOTON_REPLICA: name,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  onCleanup(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGKILL");
-      await new Promise((r) => child.once("exit", r));
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("leading")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`${name} exited (${code}) before leading`)));
-  });
-  return child;
-}
 
 describe("leader killed during a launch", () => {
   it("kill -9 mid-launch, new leader: 0 lost, 0 launched twice", async () => {
@@ -61,7 +31,7 @@ describe("leader killed during a launch", () => {
     const recorder = await recordLaunches(sim.url);
     onCleanup(() => recorder.close());
     const pool = await leafPool(gateway, "batch", ROOMY);
-    const first = await replica("replica-a", recorder.url);
+    const first = await replicaProcess("replica-a", recorder.url);
     const jobId = await submit(gateway, pool, {
       name: "wide",
       type: "SERVICE",
@@ -79,7 +49,7 @@ describe("leader killed during a launch", () => {
     first.kill("SIGKILL");
     const launchedBeforeKill = sim.tasks().length;
     expect(launchedBeforeKill).toBeLessThan(INSTANCES);
-    await replica("replica-b", recorder.url);
+    await replicaProcess("replica-b", recorder.url);
 
     await expect
       .poll(
