@@ -141,8 +141,8 @@ describe("overview.attention", () => {
     );
     await directSql(
       `INSERT INTO job_updates (id, job_id, state, from_config_version, to_config_version,
-         config_yaml, instances_total, actor, updated_at, created_at)
-       VALUES (gen_random_uuid(), $1, 'FAILED', 1, 2, '', 2, 'alice', now(), now())`,
+         batch_size, from_instance_count, to_instance_count, actor, updated_at, created_at)
+       VALUES (gen_random_uuid(), $1, 'FAILED', 1, 2, 1, 2, 2, 'alice', now(), now())`,
       [waiting],
     );
 
