@@ -6,6 +6,7 @@
  * is stopped), so the specs after it see the cluster as before.
  */
 import { adminApi } from "./support/auth.ts";
+import { releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 // A new pool per run: a retry must not trip over the first attempt's pool.
@@ -41,6 +42,9 @@ defaultConfig:
 }
 
 test.describe("needs attention", () => {
+  // Later specs need the /infra reservation this spec's pool takes.
+  test.afterAll(() => releaseReservation(POOL));
+
   test("a crash-looping service and a drained host appear and link to where they are fixed; times tick", async ({
     page,
     baseURL,

@@ -8,6 +8,7 @@
  */
 import { adminApi } from "./support/auth.ts";
 import { waitFor } from "./support/preemption-journey.ts";
+import { releaseReservation } from "./support/spec-pools.ts";
 import { expect, test } from "./support/test.ts";
 
 const POOL = "/infra/e2e-maintenance";
@@ -40,6 +41,9 @@ defaultConfig:
 }
 
 test.describe("host maintenance", () => {
+  // Later specs need the /infra reservation this spec's pool takes.
+  test.afterAll(() => releaseReservation(POOL));
+
   test("start maintenance from the host page and watch the host empty, then complete it", async ({
     page,
     baseURL,

@@ -92,7 +92,7 @@ test.describe("hosts", () => {
     await page.locator("body").press("/");
     const search = page.getByRole("combobox", { name: "Search" });
     await search.fill("e2e-gpu");
-    await expect(page.getByRole("option", { name: /e2e-gpu-0/ })).toBeVisible();
+    await expect(page.getByRole("option", { name: "e2e-gpu-0 host · UP" })).toBeVisible();
     await search.press("Enter");
     await expect(page).toHaveURL(/\/hosts\/e2e-gpu-0$/);
     await expect(page.getByRole("heading", { name: "e2e-gpu-0" })).toBeVisible();

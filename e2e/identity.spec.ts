@@ -184,12 +184,12 @@ test.describe("identity", () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId("actor-role")).toHaveText("viewer");
 
-    // Hosts: drain refused for want of the grant.
+    // Hosts: maintenance refused for want of the grant.
     await open(page, "/hosts");
     const drain = page
       .locator('tr[data-host="e2e-host-0"]')
       .filter({ visible: true })
-      .getByRole("button", { name: /Drain|Bring up/ });
+      .getByRole("button", { name: /Start maintenance|Complete maintenance/ });
     await expect(drain).toBeDisabled();
     await expect(drain).toHaveAttribute("title", /only admins and people granted host maintenance/);
 

@@ -4,6 +4,7 @@
  * action found there runs after the same confirmation as on the job page.
  */
 import { adminApi } from "./support/auth.ts";
+import { releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 // A new pool per run: a retry must not trip over the first attempt's pool.
@@ -36,6 +37,9 @@ const palette = (page: Page) => page.getByRole("dialog", { name: "Search" });
 const input = (page: Page) => palette(page).getByRole("combobox", { name: "Search" });
 
 test.describe("command palette", () => {
+  // Later specs need the /infra reservation this spec's pool takes.
+  test.afterAll(() => releaseReservation(POOL));
+
   test("opens with Ctrl-K and /, finds a job by its id prefix, and runs an action after asking", async ({
     page,
     baseURL,

@@ -7,6 +7,7 @@
  * configuration versions afterwards.
  */
 import { adminApi } from "./support/auth.ts";
+import { releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const shot = (page: Page, name: string) =>
@@ -62,6 +63,9 @@ async function confirm(page: Page, label: string): Promise<void> {
 }
 
 test.describe("updates", () => {
+  // Later specs need the /infra reservation this spec's pool takes.
+  test.afterAll(() => releaseReservation(POOL));
+
   test("an operator updates a service from its page: diff before confirming, progress live, pause and resume, then any two versions compared", async ({
     page,
     baseURL,

@@ -47,12 +47,6 @@ export function UserMenu() {
     <Menu.Root>
       <Menu.Trigger
         className="flex items-center gap-1.5 rounded-md px-2 py-1 text-muted hover:bg-surface-2 hover:text-fg data-[state=open]:bg-surface-2"
-        // The visible words come first in the name (WCAG 2.5.3, "label in name").
-        aria-label={
-          person
-            ? `${person.displayName} ${ROLE_LABELS[person.role]}: signed in, account menu`
-            : "Account menu"
-        }
         data-testid="user-menu"
       >
         <UserRound className="size-4" aria-hidden />
@@ -64,6 +58,8 @@ export function UserMenu() {
             {ROLE_LABELS[person.role]}
           </span>
         )}
+        {/* The name is the visible words and then this (WCAG 2.5.3, "label in name"). */}
+        <span className="sr-only">{person ? ", signed in: account menu" : "Account menu"}</span>
         <ChevronDown className="size-3.5" aria-hidden />
       </Menu.Trigger>
       <Menu.Portal>
