@@ -80,7 +80,11 @@ test("an inter-pool preemption is for the pool whose demand took the entitlement
     );
     const p = rows[0]!;
     expect(p.victim.poolPath).toBe("/takers/holder");
-    expect(p.reason).toMatch(/\/takers\/taker's demand took it, its cpu entitlement 0 → 2/);
+    // Pools elsewhere in the busy e2e cluster may have grown in the same period: the
+    // closest one is named first and the others counted.
+    expect(p.reason).toMatch(
+      /\/takers\/taker's demand took it( \(and \d+ more pools?\))?, its cpu entitlement 0 → 2/,
+    );
 
     // The drawer: for whom, and why it was for them.
     await page.goto(`/preemptions?open=${p.id}`);
