@@ -70,12 +70,15 @@ test.describe("audit log", () => {
     for (const text of await rows.getByRole("cell").allTextContents())
       expect(text).not.toMatch(/pool\.|job\./);
 
-    const before = await rows.count();
+    // The rows appear without a reload. Not counted: the maintenance loop's own rows (the host
+    // going DOWN and coming back UP, by the system) arrive in between, when the loop gets to them.
     await mutate(page, "hosts.startMaintenance", { hostname: "e2e-host-5", reason: "disk swap" });
-    await expect(rows).toHaveCount(before + 1);
-    await expect(auditRow(page, "host.startMaintenance", "e2e-host-5")).toBeVisible();
-    await mutate(page, "hosts.completeMaintenance", { hostname: "e2e-host-5", reason: "" });
-    await expect(rows).toHaveCount(before + 2);
+    try {
+      await expect(auditRow(page, "host.startMaintenance", "e2e-host-5")).toBeVisible();
+    } finally {
+      await mutate(page, "hosts.completeMaintenance", { hostname: "e2e-host-5", reason: "" });
+    }
+    await expect(auditRow(page, "host.completeMaintenance", "e2e-host-5")).toBeVisible();
 
     await page.getByRole("combobox", { name: "Who" }).selectOption({ index: 1 });
     await expect(page).toHaveURL(/actor=/);
