@@ -18,6 +18,25 @@ async function mutate(page: Page, procedure: string, input: unknown): Promise<vo
   expect(res.status(), await res.text()).toBe(200);
 }
 
+/** Waits until the host is UP again: the specs after this one count on every host being UP. */
+async function hostBackUp(page: Page, hostname: string): Promise<void> {
+  const input = encodeURIComponent(JSON.stringify({ json: { hostname } }));
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/trpc/hosts.get?input=${input}`, {
+          headers: readFixture().apiHeaders,
+        });
+        return res.ok()
+          ? ((await res.json()) as { result: { data: { json: { state: string } } } }).result.data
+              .json.state
+          : `HTTP ${res.status()}`;
+      },
+      { timeout: 90_000 },
+    )
+    .toBe("UP");
+}
+
 test.describe("audit log", () => {
   test("a maintenance started in the console is recorded with who, what, before and after", async ({
     page,
@@ -60,9 +79,12 @@ test.describe("audit log", () => {
     await row.getByRole("link", { name: "e2e-host-4" }).click();
     await expect(page).toHaveURL(/\/hosts\/e2e-host-4$/);
     await mutate(page, "hosts.completeMaintenance", { hostname: "e2e-host-4", reason: "" });
+    await hostBackUp(page, "e2e-host-4");
   });
 
   test("filters live in the URL, and new changes appear without a reload", async ({ page }) => {
+    // A maintenance round trip: the host goes DOWN on the cluster and comes back UP.
+    test.setTimeout(150_000);
     await page.goto("/audit?action=host.");
     await expect(page.getByRole("combobox", { name: "Did" })).toHaveValue("host.");
     const rows = page.locator("tr[data-audit]").filter({ visible: true });
@@ -77,6 +99,7 @@ test.describe("audit log", () => {
       await expect(auditRow(page, "host.startMaintenance", "e2e-host-5")).toBeVisible();
     } finally {
       await mutate(page, "hosts.completeMaintenance", { hostname: "e2e-host-5", reason: "" });
+      await hostBackUp(page, "e2e-host-5");
     }
     await expect(auditRow(page, "host.completeMaintenance", "e2e-host-5")).toBeVisible();
 
