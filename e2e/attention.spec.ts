@@ -6,7 +6,7 @@
  * is stopped), so the specs after it see the cluster as before.
  */
 import { adminApi } from "./support/auth.ts";
-import { releaseReservation } from "./support/spec-pools.ts";
+import { createSpecPool, releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 // A new pool per run: a retry must not trip over the first attempt's pool.
@@ -51,21 +51,7 @@ test.describe("needs attention", () => {
   }) => {
     test.setTimeout(240_000);
     const api = adminApi(baseURL!);
-    await api.pools.create.mutate({
-      path: POOL,
-      config: {
-        name: POOL_NAME,
-        owningTeam: "e2e",
-        ldapGroups: [],
-        description: "A failing service for the needs-attention spec",
-        resources: [
-          { kind: "cpu", reservation: 1, limit: 1, share: 1 },
-          { kind: "memory", reservation: 0, limit: 1024, share: 1 },
-          { kind: "disk", reservation: 0, limit: 1024, share: 1 },
-          { kind: "gpu", reservation: 0, limit: 0, share: 1 },
-        ],
-      },
-    });
+    await createSpecPool(api, POOL, 1, "A failing service for the needs-attention spec");
     const service = await api.jobs.create.mutate({
       pool: POOL,
       yaml: failingServiceYaml("e2e-crash-loop"),

@@ -8,7 +8,7 @@
  */
 import { adminApi } from "./support/auth.ts";
 import { waitFor } from "./support/preemption-journey.ts";
-import { releaseReservation } from "./support/spec-pools.ts";
+import { createSpecPool, releaseReservation } from "./support/spec-pools.ts";
 import { expect, test } from "./support/test.ts";
 
 const POOL = "/infra/e2e-maintenance";
@@ -50,21 +50,7 @@ test.describe("host maintenance", () => {
   }) => {
     test.setTimeout(240_000);
     const api = adminApi(baseURL!);
-    await api.pools.create.mutate({
-      path: POOL,
-      config: {
-        name: "e2e-maintenance",
-        owningTeam: "e2e",
-        ldapGroups: [],
-        description: "The host maintenance spec's service",
-        resources: [
-          { kind: "cpu", reservation: 2, limit: 2, share: 1 },
-          { kind: "memory", reservation: 0, limit: 1024, share: 1 },
-          { kind: "disk", reservation: 0, limit: 1024, share: 1 },
-          { kind: "gpu", reservation: 0, limit: 0, share: 1 },
-        ],
-      },
-    });
+    await createSpecPool(api, POOL, 2, "The host maintenance spec's service");
     const job = await api.jobs.create.mutate({ pool: POOL, yaml: serviceYaml("e2e-maintained") });
     const placed = await waitFor("the service's three instances to run", async () => {
       const { items } = await api.tasks.list.query({ jobId: job.id, limit: 10 });

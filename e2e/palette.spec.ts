@@ -4,7 +4,7 @@
  * action found there runs after the same confirmation as on the job page.
  */
 import { adminApi } from "./support/auth.ts";
-import { releaseReservation } from "./support/spec-pools.ts";
+import { createSpecPool, releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 // A new pool per run: a retry must not trip over the first attempt's pool.
@@ -46,21 +46,7 @@ test.describe("command palette", () => {
   }) => {
     test.setTimeout(120_000);
     const api = adminApi(baseURL!);
-    await api.pools.create.mutate({
-      path: POOL,
-      config: {
-        name: POOL_NAME,
-        owningTeam: "e2e",
-        ldapGroups: [],
-        description: "Jobs the palette spec finds and stops",
-        resources: [
-          { kind: "cpu", reservation: 1, limit: 1, share: 1 },
-          { kind: "memory", reservation: 0, limit: 1024, share: 1 },
-          { kind: "disk", reservation: 0, limit: 1024, share: 1 },
-          { kind: "gpu", reservation: 0, limit: 0, share: 1 },
-        ],
-      },
-    });
+    await createSpecPool(api, POOL, 1, "Jobs the palette spec finds and stops");
     const { id } = await api.jobs.create.mutate({ pool: POOL, yaml: longJobYaml("e2e-palette") });
     const prefix = id.slice(0, 8);
 

@@ -7,7 +7,7 @@
  * configuration versions afterwards.
  */
 import { adminApi } from "./support/auth.ts";
-import { releaseReservation } from "./support/spec-pools.ts";
+import { createSpecPool, releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const shot = (page: Page, name: string) =>
@@ -72,21 +72,7 @@ test.describe("updates", () => {
   }) => {
     test.setTimeout(360_000);
     const api = adminApi(baseURL!);
-    await api.pools.create.mutate({
-      path: POOL,
-      config: {
-        name: "e2e-updates",
-        owningTeam: "e2e",
-        ldapGroups: [],
-        description: "Room for the updates spec's service",
-        resources: [
-          { kind: "cpu", reservation: 2, limit: 2, share: 1 },
-          { kind: "memory", reservation: 0, limit: 1024, share: 1 },
-          { kind: "disk", reservation: 0, limit: 1024, share: 1 },
-          { kind: "gpu", reservation: 0, limit: 0, share: 1 },
-        ],
-      },
-    });
+    await createSpecPool(api, POOL, 2, "Room for the updates spec's service");
     const job = await api.jobs.create.mutate({ pool: POOL, yaml: serviceYaml("v1") });
     await page.goto(`/jobs/${job.id}`);
     await expect(main(page).getByTestId("job-state")).toHaveAttribute("data-state", "RUNNING", {

@@ -9,6 +9,35 @@ import { RESOURCE_KINDS } from "@peloton/engine";
 import { test } from "@playwright/test";
 import { adminApi } from "./auth.ts";
 
+type Api = ReturnType<typeof adminApi>;
+
+/**
+ * A spec's own pool under /infra for the e2e team: `cpu` cores reserved and
+ * its limit, 1 GiB of memory and disk, no GPU.
+ */
+export async function createSpecPool(
+  api: Api,
+  path: string,
+  cpu: number,
+  description: string,
+): Promise<void> {
+  await api.pools.create.mutate({
+    path,
+    config: {
+      name: path.split("/").pop()!,
+      owningTeam: "e2e",
+      ldapGroups: [],
+      description,
+      resources: [
+        { kind: "cpu", reservation: cpu, limit: cpu, share: 1 },
+        { kind: "memory", reservation: 0, limit: 1024, share: 1 },
+        { kind: "disk", reservation: 0, limit: 1024, share: 1 },
+        { kind: "gpu", reservation: 0, limit: 0, share: 1 },
+      ],
+    },
+  });
+}
+
 export async function releaseReservation(path: string): Promise<void> {
   const baseUrl = test.info().project.use.baseURL;
   if (!baseUrl) return;
