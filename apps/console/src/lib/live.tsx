@@ -24,6 +24,7 @@ import {
 } from "react";
 import { INITIAL_LIVE_STATE, LiveConnection, type LiveState } from "./live-connection";
 import { useTRPCClient } from "./trpc";
+import { useHydrated } from "./use-hydrated";
 
 type Change = Extract<LiveMessage, { kind: "change" }>;
 export type ChangeTopic = Change["topic"];
@@ -193,15 +194,31 @@ function useRefetchSeededQueries(): void {
     return cache.subscribe((event) => {
       if (event.type !== "added" || event.query.state.data === undefined) return;
       const { queryKey } = event.query;
-      // Not from inside the cache's notification (it runs while the page renders).
-      window.setTimeout(() => void queryClient.invalidateQueries({ queryKey, exact: true }), 0);
+      // Not while the page renders: the query is added as its component
+      // hydrates, and a fetch under way or new data before the rest of that
+      // boundary has hydrated would differ from the server's HTML. The
+      // browser is idle once hydration's work is done.
+      afterHydration(() => void queryClient.invalidateQueries({ queryKey, exact: true }));
     });
   }, [queryClient]);
+}
+
+/** Runs `fn` when the browser is next idle (at the latest in a second). */
+function afterHydration(fn: () => void): void {
+  if (typeof window.requestIdleCallback === "function") {
+    window.requestIdleCallback(fn, { timeout: 1000 });
+  } else {
+    window.setTimeout(fn, 50);
+  }
 }
 
 /** The stream's state, for the live indicator and for views that retry when the server is back. */
 export function useLive(): LiveState {
   const { status, reason, offlineSince, nextAttemptAt } = useContext(LiveContext);
+  // The stream may have connected before a later Suspense boundary hydrates:
+  // until then the server's word ("connecting") is shown.
+  const hydrated = useHydrated();
+  if (!hydrated) return INITIAL_LIVE_STATE;
   return { status, reason, offlineSince, nextAttemptAt };
 }
 

@@ -1,6 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { useSyncExternalStore } from "react";
+import { useHydrated } from "@/lib/use-hydrated";
 import { IDENTITY_KEYS, useIdentityApi } from "./identity-api";
 import type { Me } from "./types";
 
@@ -10,8 +10,6 @@ export interface SignedInPerson {
   isPending: boolean;
   isError: boolean;
 }
-
-const never = () => () => {};
 
 /**
  * The signed-in person (`me.get`), read once per page load and shared by the
@@ -25,11 +23,7 @@ const never = () => () => {};
  */
 export function useMe(): SignedInPerson {
   const api = useIdentityApi();
-  const hydrated = useSyncExternalStore(
-    never,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const me = useQuery({
     queryKey: IDENTITY_KEYS.me,
     queryFn: api.me,
