@@ -96,10 +96,15 @@ test("after a failure: stderr first, logs above the fold, search and wrap, event
   await shot(page, "job-events-filtered");
 });
 
-// The HTTP status stays 200 (the root loading.tsx streams the page before it knows), as for a
-// missing pool; the page is the job's own not-found page.
-test("a job id that names nothing shows its own not-found page", async ({ page }) => {
-  await page.goto(`/jobs/${randomUUID()}`);
+// Detail pages sit outside the (lists) loading boundary: nothing streams before the page knows
+// the job exists, so the answer is a real 404, as for a missing pool or host.
+test("a job id that names nothing answers 404 with its own not-found page", async ({ page }) => {
+  for (const path of ["/jobs/not-a-uuid", "/hosts/no-such-host.example", "/pools/no/such/pool"]) {
+    const res = await page.request.get(path);
+    expect(res.status(), path).toBe(404);
+  }
+  const res = await page.goto(`/jobs/${randomUUID()}`);
+  expect(res?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "No such job" })).toBeVisible();
   await expect(
     page.getByTestId("job-not-found").getByRole("link", { name: "All jobs" }),

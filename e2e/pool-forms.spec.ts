@@ -56,10 +56,6 @@ test.describe
 
       // Not an amount: said beside the field, and nothing can be saved.
       await memoryLimit(page).fill("lots");
-      const field = main(page)
-        .locator("div")
-        .filter({ has: memoryLimit(page) })
-        .last();
       await expect(
         main(page).getByText(/an amount ≥ 0, optionally followed by MB, GB or TB/),
       ).toBeVisible();

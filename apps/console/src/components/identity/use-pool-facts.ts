@@ -29,10 +29,13 @@ export function usePoolFacts(path: string | undefined): PoolFacts | null {
   return pool ? factsOf(pool) : null;
 }
 
-/** Facts of every pool by path, for lists (the jobs table's bulk actions). */
-export function usePoolFactsByPath(): ReadonlyMap<string, PoolFacts> | null {
+/**
+ * Facts of every pool by path, for lists (the jobs table's bulk actions);
+ * `enabled: false` reads nothing (the palette, until it is opened).
+ */
+export function usePoolFactsByPath(enabled = true): ReadonlyMap<string, PoolFacts> | null {
   const trpc = useTRPC();
-  const tree = useQuery(trpc.pools.tree.queryOptions());
+  const tree = useQuery(trpc.pools.tree.queryOptions(undefined, { enabled }));
   if (!tree.data) return null;
   return new Map(tree.data.pools.map((p) => [p.path, factsOf(p)]));
 }

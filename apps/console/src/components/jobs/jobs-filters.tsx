@@ -1,9 +1,8 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { usePoolChoices } from "@/components/pools/use-pool-choices";
 import { FilterInput } from "@/components/ui/filter-input";
 import { ToggleChips } from "@/components/ui/toggle-chips";
 import { jobTone } from "@/lib/states";
-import { useTRPC } from "@/lib/trpc";
 import {
   formatLabels,
   isFiltered,
@@ -56,8 +55,7 @@ export function JobsFilters({
   onChange: (next: Partial<JobsQuery>) => void;
   onGroup: (g: GroupKey) => void;
 }) {
-  const trpc = useTRPC();
-  const pools = useQuery(trpc.pools.tree.queryOptions(undefined, { staleTime: 60_000 }));
+  const pools = usePoolChoices();
   return (
     <fieldset className="space-y-2" aria-label="Filters">
       <div className="flex flex-wrap items-center gap-2">
@@ -77,10 +75,10 @@ export function JobsFilters({
             className={`${INPUT} max-w-56 text-fg`}
           >
             <option value="">all</option>
-            {query.pool && !pools.data?.pools.some((p) => p.path === query.pool) && (
+            {query.pool && !pools?.some((p) => p.path === query.pool) && (
               <option value={query.pool}>{query.pool}</option>
             )}
-            {(pools.data?.pools ?? []).map((p) => (
+            {(pools ?? []).map((p) => (
               <option key={p.path} value={p.path}>
                 {p.path}
                 {p.jobs > 0 ? ` (${p.jobs})` : ""}

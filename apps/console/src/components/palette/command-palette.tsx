@@ -83,7 +83,9 @@ export function CommandPalette() {
   );
   const hits = term.length > 0 ? (search.data ?? []) : [];
   const decide = useAccessDecider();
-  const facts = usePoolFactsByPath();
+  // Only while open: a query the layout starts at load would be cached before a page's
+  // filters hydrate, and they would render pools the server did not.
+  const facts = usePoolFactsByPath(open);
   const actions = hits.flatMap((h) =>
     paletteActions(h.target, {
       allowed: (request) => decide(request).allowed,

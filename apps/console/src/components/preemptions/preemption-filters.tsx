@@ -5,12 +5,11 @@ import {
   type PreemptionFiltersInput,
   TIME_PRESETS,
 } from "@peloton/api/schemas";
-import { useQuery } from "@tanstack/react-query";
 import { format } from "date-fns";
 import { useId, useState } from "react";
 /** The filter bar of /preemptions: pool (and which side of it), kind, time range, job. */
+import { usePoolChoices } from "@/components/pools/use-pool-choices";
 import { FilterInput } from "@/components/ui/filter-input";
-import { useTRPC } from "@/lib/trpc";
 import { isFiltered, NO_FILTERS } from "./preemptions-query";
 
 const PRESET_LABELS: Record<(typeof TIME_PRESETS)[number], string> = {
@@ -56,13 +55,12 @@ export function PreemptionFilterBar({
   filters: PreemptionFiltersInput;
   onChange: (next: Partial<PreemptionFiltersInput>) => void;
 }) {
-  const trpc = useTRPC();
-  const tree = useQuery(trpc.pools.tree.queryOptions(undefined, { staleTime: 60_000 }));
+  const pools = usePoolChoices();
   const listId = useId();
   const preset = TIME_PRESETS.find((p) => filters.since === p && !filters.until);
   const custom = Boolean(filters.since || filters.until) && !preset;
   const [showCustom, setShowCustom] = useState(custom);
-  const known = tree.data?.pools.filter((p) => p.path !== "/");
+  const known = pools?.filter((p) => p.path !== "/");
   // A pool typed (or from a link) that is not in the tree: deleted, or a typo.
   const poolMissing =
     !!filters.pool &&

@@ -45,26 +45,24 @@ export function ConfirmedAction({
   if (disabledReason) return button;
   // The button is the dialog's trigger: Escape or Cancel give it the focus back.
   return (
-    <>
-      <ConfirmDialog
-        trigger={button}
-        open={open}
-        onOpenChange={(o) => !busy && setOpen(o)}
-        title={title}
-        confirmLabel={confirmLabel}
-        tone={tone}
-        busy={busy}
-        confirmDisabled={confirmDisabled}
-        onConfirm={() => {
-          setBusy(true);
-          onConfirm()
-            .then(() => setOpen(false))
-            .catch(() => undefined)
-            .finally(() => setBusy(false));
-        }}
-      >
-        {children}
-      </ConfirmDialog>
-    </>
+    <ConfirmDialog
+      trigger={button}
+      open={open}
+      onOpenChange={(o) => !busy && setOpen(o)}
+      title={title}
+      confirmLabel={confirmLabel}
+      tone={tone}
+      busy={busy}
+      confirmDisabled={confirmDisabled}
+      onConfirm={() => {
+        setBusy(true);
+        onConfirm()
+          .then(() => setOpen(false))
+          .catch(() => undefined)
+          .finally(() => setBusy(false));
+      }}
+    >
+      {children}
+    </ConfirmDialog>
   );
 }
