@@ -28,9 +28,59 @@ function inAppLink(e: MouseEvent): URL | null {
   return url;
 }
 
+/** What each form on the page with unsaved changes holds (usually one). */
+const unsaved = new Set<{ what: string }>();
+
+/**
+ * Asks before code (the palette) moves the router away from unsaved
+ * changes; true when there are none or the person chose to leave.
+ */
+export function confirmLeaving(): boolean {
+  const [first] = unsaved;
+  return first === undefined || window.confirm(leaveQuestion(first.what));
+}
+
+/** Marks the extra entry (beside the router's own state), so a form dirty again reuses it. */
+const GUARD_KEY = "__pelotonUnsavedGuard";
+
+function pushGuardEntry(): void {
+  const state: unknown = window.history.state;
+  if (typeof state === "object" && state !== null && GUARD_KEY in state) return;
+  const base = typeof state === "object" && state !== null ? state : {};
+  window.history.pushState({ ...base, [GUARD_KEY]: true }, "", window.location.href);
+}
+
+/**
+ * Back moves the history before any page code runs and cannot be cancelled,
+ * so while the form is dirty one more entry of the same address is pushed:
+ * Back lands on it, still on the form, and asks. Leaving goes back past it;
+ * staying pushes it again.
+ */
+function guardBack(what: string): () => void {
+  pushGuardEntry();
+  let active = true;
+  const popstate = () => {
+    if (!active) return;
+    if (window.confirm(leaveQuestion(what))) {
+      active = false;
+      window.history.back();
+    } else {
+      pushGuardEntry();
+    }
+  };
+  window.addEventListener("popstate", popstate);
+  return () => {
+    active = false;
+    window.removeEventListener("popstate", popstate);
+  };
+}
+
 export function useUnsavedChangesGuard(dirty: boolean, what: string): void {
   useEffect(() => {
     if (!dirty) return;
+    const entry = { what };
+    unsaved.add(entry);
+    const unguardBack = guardBack(what);
     const beforeUnload = (e: BeforeUnloadEvent) => {
       e.preventDefault();
       // Older browsers show the question only when returnValue is set.
@@ -46,6 +96,8 @@ export function useUnsavedChangesGuard(dirty: boolean, what: string): void {
     window.addEventListener("beforeunload", beforeUnload);
     document.addEventListener("click", click, true);
     return () => {
+      unsaved.delete(entry);
+      unguardBack();
       window.removeEventListener("beforeunload", beforeUnload);
       document.removeEventListener("click", click, true);
     };

@@ -27,6 +27,7 @@ import { useAccessDecider } from "@/components/identity/use-access";
 import { usePoolFactsByPath } from "@/components/identity/use-pool-facts";
 import type { SearchHit } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
+import { confirmLeaving } from "@/lib/use-unsaved-changes";
 import { type PaletteAction, paletteActions } from "./palette-actions";
 import { PaletteConfirm } from "./palette-confirm";
 import { matchingPages } from "./palette-pages";
@@ -100,7 +101,7 @@ export function CommandPalette() {
   };
   const go = (href: string) => {
     close();
-    router.push(href);
+    if (confirmLeaving()) router.push(href);
   };
   const run = (a: PaletteAction) => {
     if (a.kind === "open") return go(a.href);
