@@ -23,7 +23,7 @@ const handlers: Implementation<typeof WatchService> = {
   async *watch(req, { caller, signal }) {
     if (req.statelessJobFilter)
       throw unimplemented(
-        "stateless_job_filter: v1alpha stateless jobs are not served yet; watch a job's pods with pod_filter",
+        "stateless_job_filter: watching jobs is not supported yet; watch a job's pods with pod_filter",
       );
     if (req.startRevision)
       throw unimplemented("start_revision: a watch starts from the current state here");
