@@ -105,6 +105,7 @@ describe("v1alpha PodService", () => {
     expect([task.goalState, task.runId]).toEqual(["RUNNING", 1]);
     const missing = await refusal(pods.getPod({ podName: { value: `${id}-7` } }));
     expect(missing.code).toBe(Code.NotFound);
+    expect(missing.message).toMatch(/^podName\.value: /);
     expect(served.internalErrors).toEqual([]);
   });
 

@@ -13,11 +13,20 @@ import { PodService } from "../generated/peloton/api/v1alpha/pod/svc/pod_svc_pb.
 import { pelotonMessage, timeText } from "../v0/config.ts";
 import { podSpecOf } from "./pod-spec.ts";
 import { parsePodId, parsePodName, podId, podName, podState, podStatus } from "./pods.ts";
+import { naming } from "./spec-fields.ts";
 
 /** Events per GetPodEvents answer (the router's largest page). */
 const EVENTS = 1000;
 
 const POD_NAME_FIELD = "podName.value";
+
+/** The router names a pod's job and instance apart; the request has them in its name. */
+function podField(field: string): string {
+  if (field === "jobId" || field === "instance" || field.startsWith("instances"))
+    return POD_NAME_FIELD;
+  if (field === "run") return "podId.value";
+  return field;
+}
 
 /** The pod's instance as the router's task actions take it. */
 function onePod(name: string | undefined) {
@@ -29,7 +38,7 @@ const handlers: Implementation<typeof PodService> = {
   /** The current run with its spec, and earlier runs (newest first, at most `limit`; 0: all). */
   async getPod(req, { caller }) {
     const { jobId, instance } = parsePodName(req.podName?.value, POD_NAME_FIELD);
-    const task = await caller.tasks.get({ jobId, instance });
+    const task = await naming(podField, caller.tasks.get({ jobId, instance }));
     const name = podName(jobId, instance);
     const current: MessageInitShape<typeof PodInfoSchema> = {
       status: podStatus(task),
@@ -70,12 +79,15 @@ const handlers: Implementation<typeof PodService> = {
         );
       run = id.run;
     }
-    const page = await caller.tasks.events({
-      jobId,
-      instance,
-      ...(run !== undefined ? { run } : {}),
-      limit: EVENTS,
-    });
+    const page = await naming(
+      podField,
+      caller.tasks.events({
+        jobId,
+        instance,
+        ...(run !== undefined ? { run } : {}),
+        limit: EVENTS,
+      }),
+    );
     return {
       events: page.items.map((e) => ({
         podId: { value: podId(jobId, instance, e.runId) },
@@ -90,12 +102,12 @@ const handlers: Implementation<typeof PodService> = {
   },
 
   async startPod(req, { caller }) {
-    await caller.tasks.start(onePod(req.podName?.value));
+    await naming(podField, caller.tasks.start(onePod(req.podName?.value)));
     return {};
   },
 
   async stopPod(req, { caller }) {
-    await caller.tasks.stop(onePod(req.podName?.value));
+    await naming(podField, caller.tasks.stop(onePod(req.podName?.value)));
     return {};
   },
 
@@ -104,7 +116,7 @@ const handlers: Implementation<typeof PodService> = {
       throw unimplemented(
         "checkSla: an SLA-aware restart of one pod is not supported; restart it without checkSla",
       );
-    await caller.tasks.restart(onePod(req.podName?.value));
+    await naming(podField, caller.tasks.restart(onePod(req.podName?.value)));
     return {};
   },
 };

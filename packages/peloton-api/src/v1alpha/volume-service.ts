@@ -16,7 +16,9 @@ import {
   VolumeState,
 } from "../generated/peloton/api/v1alpha/volume/volume_pb.ts";
 import { timeText } from "../v0/config.ts";
+import { jobRefField } from "./job-refs.ts";
 import { podName } from "./pods.ts";
+import { naming } from "./spec-fields.ts";
 
 type VolumeListed = Awaited<ReturnType<Caller["volumes"]["list"]>>["items"][number];
 type VolumeFilter = Omit<Parameters<Caller["volumes"]["list"]>[0], "limit" | "cursor">;
@@ -58,7 +60,7 @@ const handlers: Implementation<typeof VolumeService> = {
     const jobId = req.jobId?.value ?? "";
     if (!jobId) throw invalidArgument("jobId.value", "name the job whose volumes to list");
     // Read through jobs.get first, so an unknown job is NOT_FOUND rather than no volumes.
-    await caller.jobs.get({ id: jobId });
+    await naming(jobRefField, caller.jobs.get({ id: jobId }));
     const volumes = await allVolumes(caller, { jobId });
     return { volumes: Object.fromEntries(volumes.map((v) => [v.id, volumeInfo(v)])) };
   },
