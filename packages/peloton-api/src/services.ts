@@ -13,14 +13,14 @@ import { TaskService as TaskServiceV0 } from "./generated/peloton/api/v0/task/sv
 import { UpdateService } from "./generated/peloton/api/v0/update/svc/update_svc_pb.ts";
 import { VolumeService as VolumeServiceV0 } from "./generated/peloton/api/v0/volume/svc/volume_svc_pb.ts";
 import { AdminService } from "./generated/peloton/api/v1alpha/admin/svc/admin_svc_pb.ts";
-import { HostService } from "./generated/peloton/api/v1alpha/host/svc/host_svc_pb.ts";
-import { JobService } from "./generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
-import { PodService } from "./generated/peloton/api/v1alpha/pod/svc/pod_svc_pb.ts";
-import { ResourcePoolService } from "./generated/peloton/api/v1alpha/respool/svc/respool_svc_pb.ts";
-import { VolumeService } from "./generated/peloton/api/v1alpha/volume/svc/volume_svc_pb.ts";
 import { jobManager } from "./v0/job-manager.ts";
 import { resourceManager } from "./v0/resource-manager.ts";
 import { taskManager } from "./v0/task-manager.ts";
+import { hostService } from "./v1alpha/host-service.ts";
+import { statelessJobService } from "./v1alpha/job-service.ts";
+import { podService } from "./v1alpha/pod-service.ts";
+import { resourcePoolService } from "./v1alpha/resource-pool-service.ts";
+import { volumeService } from "./v1alpha/volume-service.ts";
 import { watchService } from "./v1alpha/watch-service.ts";
 
 /** Served elsewhere in this API: what a client of a service not served yet can use instead. */
@@ -46,11 +46,11 @@ export const SERVICES: readonly ServiceEntry[] = [
     VolumeServiceV0,
     "volumes are not served through Peloton's API yet (`peloton volume` lists them)",
   ),
-  notYet(JobService, "v1alpha stateless jobs are not served yet"),
-  notYet(PodService, "v1alpha pods are not served yet"),
-  notYet(ResourcePoolService, "the v1alpha resource pool service is not served yet"),
-  notYet(HostService, "the v1alpha host service is not served yet"),
-  notYet(VolumeService, "the v1alpha volume service is not served yet"),
+  statelessJobService,
+  podService,
+  resourcePoolService,
+  hostService,
+  volumeService,
   watchService,
   notYet(
     AdminService,

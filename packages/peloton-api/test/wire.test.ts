@@ -45,6 +45,11 @@ describe("our protos against Peloton's wire shape", () => {
       ".peloton.api.v0.task.TaskManager",
       ".peloton.api.v0.respool.ResourceManager",
       ".peloton.api.v1alpha.watch.svc.WatchService",
+      ".peloton.api.v1alpha.respool.ResourcePoolService",
+      ".peloton.api.v1alpha.pod.svc.PodService",
+      ".peloton.api.v1alpha.host.svc.HostService",
+      ".peloton.api.v1alpha.volume.svc.VolumeService",
+      ".peloton.api.v1alpha.job.stateless.svc.JobService",
     ]) {
       expect(ours.services[service]?.length ?? 0).toBeGreaterThan(0);
     }

@@ -7,70 +7,23 @@
  */
 import { randomUUID } from "node:crypto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { Caller } from "../calls/deps.ts";
 import { type Implementation, serve } from "../calls/registry.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
-import { PodState, type PodSummarySchema } from "../generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import {
   type WatchResponseSchema,
   WatchService,
 } from "../generated/peloton/api/v1alpha/watch/svc/watch_svc_pb.ts";
-import { timeText } from "../v0/config.ts";
 import type { TaskListed } from "../v0/task-info.ts";
+import { jobTasks, podName, podSummary } from "./pods.ts";
 
 /** Open watches by id, so Cancel can end one. */
 const watches = new Map<string, AbortController>();
-
-/** Tasks per read of the router's list (its maximum). */
-const PAGE = 1000;
-
-/** Our task states are Peloton's; its v1alpha pod states are the same names (POD_STATE_ in the proto). */
-function podState(name: string): PodState {
-  return PodState[name as keyof typeof PodState] ?? PodState.INVALID;
-}
-
-/** Peloton's pod name: "<job id>-<instance>". */
-function podName(task: TaskListed): string {
-  return `${task.jobId}-${task.instanceId}`;
-}
-
-function podSummary(task: TaskListed): MessageInitShape<typeof PodSummarySchema> {
-  return {
-    podName: { value: podName(task) },
-    status: {
-      state: podState(task.state),
-      desiredState: podState(task.goalState),
-      podId: { value: `${podName(task)}-${task.runId}` },
-      startTime: timeText(task.startedAt),
-      completionTime: timeText(task.finishedAt),
-      host: task.hostname ?? "",
-      message: task.message ?? "",
-      reason: task.reason ?? "",
-      failureCount: task.failureCount,
-    },
-  };
-}
-
-async function jobTasks(caller: Caller, jobId: string): Promise<TaskListed[]> {
-  const tasks: TaskListed[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Awaited<ReturnType<Caller["tasks"]["list"]>> = await caller.tasks.list({
-      jobId,
-      limit: PAGE,
-      cursor,
-    });
-    tasks.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tasks;
-}
 
 const handlers: Implementation<typeof WatchService> = {
   async *watch(req, { caller, signal }) {
     if (req.statelessJobFilter)
       throw unimplemented(
-        "stateless_job_filter: v1alpha stateless jobs are not served yet; watch a job's pods with pod_filter",
+        "stateless_job_filter: watching jobs is not supported yet; watch a job's pods with pod_filter",
       );
     if (req.startRevision)
       throw unimplemented("start_revision: a watch starts from the current state here");
@@ -80,7 +33,8 @@ const handlers: Implementation<typeof WatchService> = {
     if (filter?.labels.length)
       throw unimplemented("pod_filter.labels: filtering pods by label is not supported yet");
     const names = new Set(filter?.podNames.map((n) => n.value) ?? []);
-    const wanted = (t: TaskListed) => names.size === 0 || names.has(podName(t));
+    const name = (t: TaskListed) => podName(t.jobId, t.instanceId);
+    const wanted = (t: TaskListed) => names.size === 0 || names.has(name(t));
 
     const watchId = randomUUID();
     const cancel = new AbortController();
@@ -93,8 +47,8 @@ const handlers: Implementation<typeof WatchService> = {
     const changed = async (): Promise<MessageInitShape<typeof WatchResponseSchema> | null> => {
       const pods = (await jobTasks(caller, jobId)).filter(wanted).filter((t) => {
         const seen = `${t.state}/${t.runId}/${t.goalState}`;
-        if (sent.get(podName(t)) === seen) return false;
-        sent.set(podName(t), seen);
+        if (sent.get(name(t)) === seen) return false;
+        sent.set(name(t), seen);
         return true;
       });
       if (pods.length === 0 && revision > 0n) return null;
