@@ -88,6 +88,25 @@ test.describe
       await expect(page).toHaveURL(/\/pools\/formunits\/edit/);
       await expect(memoryLimit(page)).toHaveValue("10");
 
+      // Back asks too (the page keeps one guard entry while dirty); staying keeps the edit.
+      const askedBack = page.waitForEvent("dialog");
+      await page.evaluate(() => window.history.back());
+      await (await askedBack).dismiss();
+      await expect(page).toHaveURL(/\/pools\/formunits\/edit/);
+      await expect(memoryLimit(page)).toHaveValue("10");
+
+      // And so does the command palette's jump to a page.
+      await page.keyboard.press("Control+k");
+      const palette = page.getByRole("dialog", { name: "Search" });
+      await palette.getByRole("combobox", { name: "Search" }).fill("audit");
+      const askedPalette = page.waitForEvent("dialog");
+      // The click returns once the question is answered.
+      const pick = palette.getByRole("option", { name: /Audit/ }).first().click();
+      await (await askedPalette).dismiss();
+      await pick;
+      await expect(page).toHaveURL(/\/pools\/formunits\/edit/);
+      await expect(memoryLimit(page)).toHaveValue("10");
+
       // A reload or a closed tab gets the browser's own question.
       const unload = page.waitForEvent("dialog");
       void page.close({ runBeforeUnload: true });
