@@ -1,5 +1,5 @@
 /** Our tasks as Peloton's TaskInfo. */
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import { type JobConfig, taskConfigFor } from "@peloton/engine";
 import {
@@ -38,6 +38,24 @@ function runtime(task: TaskListed): MessageInitShape<typeof RuntimeInfoSchema> {
   };
 }
 
+/**
+ * Each task config converted once: every instance without overrides shares
+ * its job's default config object (taskConfigFor returns it as is), so a
+ * list of 1,000 instances converts one config, not 1,000. Messages are
+ * only read after this (encoded), so sharing one is safe.
+ */
+const converted = new WeakMap<object, MessageShape<typeof TaskConfigSchema>>();
+
+function taskConfigMessage(config: JobConfig, instanceId: number) {
+  const ours = taskConfigFor(config, instanceId);
+  let message = converted.get(ours);
+  if (!message) {
+    message = pelotonMessage(TaskConfigSchema, ours);
+    converted.set(ours, message);
+  }
+  return message;
+}
+
 /** One instance with its task config (the job's default with the instance's overrides). */
 export function taskInfo(
   task: TaskListed,
@@ -46,7 +64,7 @@ export function taskInfo(
   return {
     instanceId: task.instanceId,
     jobId: { value: task.jobId },
-    config: pelotonMessage(TaskConfigSchema, taskConfigFor(config as JobConfig, task.instanceId)),
+    config: taskConfigMessage(config as JobConfig, task.instanceId),
     runtime: runtime(task),
   };
 }
