@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { adminApi, cliEnv } from "./support/auth.ts";
 import { readFixture } from "./support/fixture.ts";
+import { releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -86,6 +87,9 @@ function peloton(baseURL: string | undefined, ...args: string[]) {
 }
 
 test.describe("jobs", () => {
+  // Later specs need the /infra reservation the small pool's test takes.
+  test.afterAll(() => releaseReservation("/infra/e2e-small"));
+
   test("an operator submits a 20-instance batch job from YAML, watches it run and finish live, and reads an instance's stdout", async ({
     page,
     baseURL,

@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { cliEnv } from "./support/auth.ts";
+import { releaseReservation } from "./support/spec-pools.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -26,6 +27,9 @@ const fieldError = (page: Page, field: string) =>
   main(page).locator(`div:has(> input[data-field="${field}"])`).getByTestId("field-error");
 
 test.describe("resource pools", () => {
+  // Later specs need the /infra reservation the CLI's pool takes.
+  test.afterAll(() => releaseReservation("/infra/cli-team"));
+
   test("a team lead raises a pool's cpu reservation: preview, save, new bars, history diff", async ({
     page,
   }) => {

@@ -90,7 +90,8 @@ test("an inter-pool preemption is for the pool whose demand took the entitlement
     await page.goto(`/preemptions?open=${p.id}`);
     const details = page.getByTestId("preemption-detail");
     await expect(details.getByTestId("preemption-reason")).toHaveText(p.reason);
-    const forWhom = details.getByTestId("beneficiary-pools");
+    // The drawer's own line (the task's history below it names the pools too).
+    const forWhom = details.locator("dl").getByTestId("beneficiary-pools");
     await expect(forWhom.getByRole("link", { name: "/takers/taker" })).toBeVisible();
     await expect(forWhom).toContainText("its demand took the entitlement");
     await expect(details.getByTestId("beneficiaries")).toContainText(

@@ -275,7 +275,8 @@ test.describe("preemptions", () => {
     await waitFor("live-low to run", async () => (await running(api, low.id)) === 1);
     const high = await api.jobs.create.mutate({
       pool,
-      yaml: journeyJobYaml("live-high", { instances: 1, priority: 10, ms: 4_000 }),
+      // Long enough that the row is seen before its victim is back, even on a busy machine.
+      yaml: journeyJobYaml("live-high", { instances: 1, priority: 10, ms: 15_000 }),
     });
 
     // The row arrives by itself: live-low/0 made room for live-high/0.
@@ -286,7 +287,7 @@ test.describe("preemptions", () => {
     const cell = arrived.getByTestId("came-back");
     await expect(cell).not.toHaveAttribute("data-tone", "ok");
     await shot(page, "preemptions-live-light");
-    // live-high runs 4 s and ends; live-low runs again, and the row says so.
+    // live-high runs 15 s and ends; live-low runs again, and the row says so.
     await expect(cell).toHaveAttribute("data-tone", "ok", { timeout: 60_000 });
     await expect(cell).toContainText("back ·");
     await api.jobs.stop.mutate({ id: low.id });
