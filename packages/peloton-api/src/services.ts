@@ -10,7 +10,6 @@ import { HostService as HostServiceV0 } from "./generated/peloton/api/v0/host/sv
 import { JobService as JobServiceV0 } from "./generated/peloton/api/v0/job/svc/job_svc_pb.ts";
 import { ResourcePoolService as ResourcePoolServiceV0 } from "./generated/peloton/api/v0/respool/svc/respool_svc_pb.ts";
 import { TaskService as TaskServiceV0 } from "./generated/peloton/api/v0/task/svc/task_svc_pb.ts";
-import { UpdateService } from "./generated/peloton/api/v0/update/svc/update_svc_pb.ts";
 import { VolumeService as VolumeServiceV0 } from "./generated/peloton/api/v0/volume/svc/volume_svc_pb.ts";
 import { AdminService } from "./generated/peloton/api/v1alpha/admin/svc/admin_svc_pb.ts";
 import { HostService } from "./generated/peloton/api/v1alpha/host/svc/host_svc_pb.ts";
@@ -21,6 +20,7 @@ import { VolumeService } from "./generated/peloton/api/v1alpha/volume/svc/volume
 import { jobManager } from "./v0/job-manager.ts";
 import { resourceManager } from "./v0/resource-manager.ts";
 import { taskManager } from "./v0/task-manager.ts";
+import { updateService } from "./v0/update-service.ts";
 import { watchService } from "./v1alpha/watch-service.ts";
 
 /** Served elsewhere in this API: what a client of a service not served yet can use instead. */
@@ -34,7 +34,7 @@ export const SERVICES: readonly ServiceEntry[] = [
   jobManager,
   taskManager,
   resourceManager,
-  notYet(UpdateService, "rolling updates are not served through Peloton's API yet"),
+  updateService,
   notYet(JobServiceV0, "the v0 job.svc.JobService is not served yet"),
   notYet(TaskServiceV0, "the v0 task.svc.TaskService is not served yet"),
   notYet(ResourcePoolServiceV0, "the v0 respool.svc.ResourcePoolService is not served yet"),

@@ -11,6 +11,7 @@ import { JobConfigSchema, JobManager } from "../generated/peloton/api/v0/job/job
 import { configYaml } from "./config.ts";
 import { instanceRanges, jobId } from "./ids.ts";
 import { jobInfo, jobStateNames, jobSummary } from "./job-info.ts";
+import { startUpdate, updateCreateFields } from "./updates.ts";
 
 /** Not terminal (engine's TERMINAL_JOB_STATES), not deleted. */
 const ACTIVE_STATES = JOB_STATES.filter(
@@ -98,6 +99,29 @@ const handlers: Implementation<typeof JobManager> = {
     return { resourceVersion: BigInt(done.version) };
   },
 
+  /**
+   * Replaces the job's config by a rolling update with the router's default
+   * options (one instance at a time), as UpdateService.CreateUpdate would;
+   * an active update is refused rather than aborted (use CreateUpdate to
+   * override it). Peloton's Update only adds instances to BATCH jobs; here
+   * a BATCH job's update is refused by the router (README).
+   */
+  async update(req, { caller }) {
+    if (req.secrets.length)
+      throw unimplemented("secrets: job secrets are not supported by this scheduler yet");
+    if (!req.config) throw invalidArgument("config", "an update needs the job's new config");
+    const id = jobId(req.id);
+    const { updateId } = await startUpdate(caller, {
+      jobId: id,
+      config: req.config,
+      override: false,
+    });
+    return {
+      id: { value: id },
+      message: `update ${updateId} started: UpdateService.GetUpdate follows it`,
+    };
+  },
+
   async restart(req, { caller }) {
     if (req.restartConfig?.batchSize)
       throw unimplemented("restartConfig.batchSize: restarting in batches is not supported yet");
@@ -112,8 +136,6 @@ const handlers: Implementation<typeof JobManager> = {
 };
 
 const MISSING: Record<string, string> = {
-  Update:
-    "JobManager.Update: changing a job's config goes through rolling updates (UpdateService), which this scheduler's Peloton API does not serve yet",
   Refresh:
     "JobManager.Refresh: this scheduler keeps no job cache to reload; jobs are read from the database",
   GetCache: "JobManager.GetCache: this scheduler keeps no job cache; use Get",
@@ -125,5 +147,5 @@ export const jobManager = serve(
   JobManager,
   handlers,
   (m: DescMethod) => MISSING[m.name] ?? `JobManager.${m.name} is not served yet`,
-  { Create: "config." },
+  { Create: "config.", Update: updateCreateFields("id", "config") },
 );
