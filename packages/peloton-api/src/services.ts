@@ -6,21 +6,21 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { Registry, type ServiceEntry, serve } from "./calls/registry.ts";
-import { HostService as HostServiceV0 } from "./generated/peloton/api/v0/host/svc/host_svc_pb.ts";
 import { JobService as JobServiceV0 } from "./generated/peloton/api/v0/job/svc/job_svc_pb.ts";
 import { ResourcePoolService as ResourcePoolServiceV0 } from "./generated/peloton/api/v0/respool/svc/respool_svc_pb.ts";
 import { TaskService as TaskServiceV0 } from "./generated/peloton/api/v0/task/svc/task_svc_pb.ts";
-import { VolumeService as VolumeServiceV0 } from "./generated/peloton/api/v0/volume/svc/volume_svc_pb.ts";
 import { AdminService } from "./generated/peloton/api/v1alpha/admin/svc/admin_svc_pb.ts";
 import { HostService } from "./generated/peloton/api/v1alpha/host/svc/host_svc_pb.ts";
 import { JobService } from "./generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
 import { PodService } from "./generated/peloton/api/v1alpha/pod/svc/pod_svc_pb.ts";
 import { ResourcePoolService } from "./generated/peloton/api/v1alpha/respool/svc/respool_svc_pb.ts";
 import { VolumeService } from "./generated/peloton/api/v1alpha/volume/svc/volume_svc_pb.ts";
+import { hostService as hostServiceV0 } from "./v0/host-service.ts";
 import { jobManager } from "./v0/job-manager.ts";
 import { resourceManager } from "./v0/resource-manager.ts";
 import { taskManager } from "./v0/task-manager.ts";
 import { updateService } from "./v0/update-service.ts";
+import { volumeService as volumeServiceV0 } from "./v0/volume-service.ts";
 import { watchService } from "./v1alpha/watch-service.ts";
 
 /** Served elsewhere in this API: what a client of a service not served yet can use instead. */
@@ -38,14 +38,8 @@ export const SERVICES: readonly ServiceEntry[] = [
   notYet(JobServiceV0, "the v0 job.svc.JobService is not served yet"),
   notYet(TaskServiceV0, "the v0 task.svc.TaskService is not served yet"),
   notYet(ResourcePoolServiceV0, "the v0 respool.svc.ResourcePoolService is not served yet"),
-  notYet(
-    HostServiceV0,
-    "host maintenance is not served through Peloton's API yet (`peloton host` does it)",
-  ),
-  notYet(
-    VolumeServiceV0,
-    "volumes are not served through Peloton's API yet (`peloton volume` lists them)",
-  ),
+  hostServiceV0,
+  volumeServiceV0,
   notYet(JobService, "v1alpha stateless jobs are not served yet"),
   notYet(PodService, "v1alpha pods are not served yet"),
   notYet(ResourcePoolService, "the v1alpha resource pool service is not served yet"),
