@@ -1,147 +1,34 @@
-/**
- * peloton.api.v0.respool.ResourceManager over the pools router. A pool's
- * ResourcePoolID is its path here ("/infra/batch"): LookupResourcePoolID
- * returns it, and every id a client sends back is read as one.
- */
-import { create, type MessageInitShape, toJson } from "@bufbuild/protobuf";
-import type { AppRouter, inferRouterOutputs } from "@peloton/api";
-import { RESOURCE_KINDS } from "@peloton/engine";
-import type { Caller } from "../calls/deps.ts";
+/** peloton.api.v0.respool.ResourceManager over the shared pool operations (pools.ts). */
 import { type Implementation, serve } from "../calls/registry.ts";
-import { invalidArgument, unimplemented } from "../calls/status.ts";
-import type { ResourcePoolID } from "../generated/peloton/api/v0/peloton_pb.ts";
-import {
-  ResourceManager,
-  type ResourcePoolConfig,
-  ResourcePoolConfigSchema,
-  type ResourcePoolInfoSchema,
-} from "../generated/peloton/api/v0/respool/respool_pb.ts";
-import { pelotonMessage } from "./config.ts";
-
-type PoolTree = inferRouterOutputs<AppRouter>["pools"]["tree"];
-type PoolView = PoolTree["pools"][number];
-
-const ROOT = "/";
-
-/** A pool id as we read it: a path; empty is the root (Peloton's default). */
-function poolPath(id: ResourcePoolID | undefined, field: string): string {
-  const value = id?.value ?? "";
-  if (value === "") return ROOT;
-  if (!value.startsWith("/"))
-    throw invalidArgument(
-      field,
-      `a resource pool id is the pool's path here, such as /infra/batch (LookupResourcePoolID returns it); got "${value}"`,
-    );
-  return value;
-}
-
-function childPath(parent: string, name: string): string {
-  return parent === ROOT ? `/${name}` : `${parent}/${name}`;
-}
-
-/** Peloton's pool config as our router's input: server-set and path-given fields left out. */
-function ourConfig(config: ResourcePoolConfig): Record<string, unknown> {
-  const json = toJson(ResourcePoolConfigSchema, config) as Record<string, unknown>;
-  delete json.changeLog;
-  delete json.parent;
-  return json;
-}
-
-function poolInfo(tree: PoolTree, pool: PoolView): MessageInitShape<typeof ResourcePoolInfoSchema> {
-  return {
-    id: { value: pool.path },
-    path: { value: pool.path },
-    parent: { value: pool.parentPath },
-    children: tree.pools.filter((p) => p.parentPath === pool.path).map((p) => ({ value: p.path })),
-    config: pelotonMessage(ResourcePoolConfigSchema, {
-      name: pool.name,
-      owningTeam: pool.owningTeam,
-      ldapGroups: pool.ldapGroups,
-      description: pool.description,
-      resources: RESOURCE_KINDS.map((kind) => {
-        const r = pool.resources[kind];
-        return { kind, reservation: r.reservation, limit: r.limit, share: r.share, type: r.type };
-      }),
-      parent: { value: pool.parentPath },
-      policy: "PriorityFIFO",
-      ...(pool.controllerLimitMaxPercent === null
-        ? {}
-        : { controllerLimit: { maxPercent: pool.controllerLimitMaxPercent } }),
-      slackLimit: { maxPercent: pool.slackLimitMaxPercent },
-    }),
-    usage: RESOURCE_KINDS.map((kind) => ({
-      kind,
-      allocation: pool.resources[kind].allocation,
-      slack: pool.resources[kind].slackAllocation,
-    })),
-  };
-}
-
-/** The root as Peloton shows it: a pool named root whose children are the top pools. */
-function rootInfo(tree: PoolTree): MessageInitShape<typeof ResourcePoolInfoSchema> {
-  return {
-    id: { value: ROOT },
-    path: { value: ROOT },
-    children: tree.pools.filter((p) => p.parentPath === ROOT).map((p) => ({ value: p.path })),
-    config: create(ResourcePoolConfigSchema, { name: "root" }),
-  };
-}
-
-async function findPool(caller: Caller, path: string) {
-  const tree = await caller.pools.tree();
-  return { tree, pool: tree.pools.find((p) => p.path === path) ?? null };
-}
+import { ResourceManager } from "../generated/peloton/api/v0/respool/respool_pb.ts";
+import { createPool, deletePool, getPool, lookupPool, queryPools, updatePool } from "./pools.ts";
 
 const handlers: Implementation<typeof ResourceManager> = {
   async createResourcePool(req, { caller }) {
-    if (!req.config) throw invalidArgument("config", "a pool needs its config");
-    const parent = poolPath(req.config.parent, "config.parent.value");
-    const path = childPath(parent, req.config.name);
-    const created = await caller.pools.create({ path, config: ourConfig(req.config) as never });
-    return { result: { value: created.path } };
+    return { result: { value: await createPool(caller, req.config) } };
   },
 
   async getResourcePool(req, { caller }) {
-    const path = poolPath(req.id, "id.value");
-    const { tree, pool } = await findPool(caller, path);
-    if (path !== ROOT && !pool) await caller.pools.get({ path }); // the router's NOT_FOUND
-    const info = pool ? poolInfo(tree, pool) : rootInfo(tree);
-    const childPools = req.includeChildPools
-      ? tree.pools.filter((p) => p.parentPath === path).map((p) => poolInfo(tree, p))
-      : [];
-    return { poolinfo: info, childPools };
+    const { info, children } = await getPool(caller, req.id, req.includeChildPools);
+    return { poolinfo: info, childPools: children };
   },
 
   async deleteResourcePool(req, { caller }) {
-    await caller.pools.delete({ path: req.path?.value ?? "" });
+    await deletePool(caller, req.path?.value ?? "");
     return {};
   },
 
   async updateResourcePool(req, { caller }) {
-    if (req.Force)
-      throw unimplemented("Force: forcing a pool change past its rules is not supported");
-    if (!req.config) throw invalidArgument("config", "an update needs the pool's new config");
-    const path = poolPath(req.id, "id.value");
-    const { pool } = await findPool(caller, path);
-    if (!pool) await caller.pools.get({ path }); // the router's NOT_FOUND
-    await caller.pools.update({
-      path,
-      version: pool?.version ?? 1,
-      config: ourConfig(req.config) as never,
-    });
+    await updatePool(caller, req);
     return {};
   },
 
   async lookupResourcePoolID(req, { caller }) {
-    const path = req.path?.value ?? "";
-    if (path === ROOT) return { id: { value: ROOT } };
-    await caller.pools.get({ path }); // NOT_FOUND, or a bad path named, from the router
-    return { id: { value: path } };
+    return { id: { value: await lookupPool(caller, req.path?.value ?? "") } };
   },
 
   async query(_req, { caller }) {
-    const tree = await caller.pools.tree();
-    return { resourcePools: tree.pools.map((p) => poolInfo(tree, p)) };
+    return { resourcePools: await queryPools(caller) };
   },
 };
 

@@ -1,0 +1,63 @@
+/**
+ * peloton.api.v0.respool.svc.ResourcePoolService, Peloton's newer spelling
+ * of ResourceManager, over the same pool operations (pools.ts). Pools are
+ * named by their ResourcePoolID (the path) here, DeleteResourcePool too.
+ */
+import { type Implementation, serve } from "../calls/registry.ts";
+import { unimplemented } from "../calls/status.ts";
+import { ResourcePoolService } from "../generated/peloton/api/v0/respool/svc/respool_svc_pb.ts";
+import {
+  createPool,
+  deletePool,
+  getPool,
+  lookupPool,
+  poolPath,
+  queryPools,
+  updatePool,
+} from "./pools.ts";
+
+const handlers: Implementation<typeof ResourcePoolService> = {
+  async createResourcePool(req, { caller }) {
+    if (req.id?.value)
+      throw unimplemented(
+        "id: a pool's id is its path here, chosen from config.parent and config.name; leave id empty",
+      );
+    return { id: { value: await createPool(caller, req.config) } };
+  },
+
+  async getResourcePool(req, { caller }) {
+    const { info, children } = await getPool(caller, req.id, req.includeChildPools);
+    return { resPool: info, childResPools: children };
+  },
+
+  async deleteResourcePool(req, { caller }) {
+    if (!req.id?.value)
+      await deletePool(caller, ""); // the router names the missing path
+    else await deletePool(caller, poolPath(req.id, "id.value"));
+    return {};
+  },
+
+  async updateResourcePool(req, { caller }) {
+    await updatePool(caller, req);
+    return {};
+  },
+
+  async lookupResourcePoolID(req, { caller }) {
+    return { id: { value: await lookupPool(caller, req.path?.value ?? "") } };
+  },
+
+  async queryResourcePools(_req, { caller }) {
+    return { resPools: await queryPools(caller) };
+  },
+};
+
+export const resourcePoolServiceV0 = serve(
+  ResourcePoolService,
+  handlers,
+  (m) => `ResourcePoolService.${m.name} is not served yet`,
+  {
+    CreateResourcePool: "config.",
+    UpdateResourcePool: "config.",
+    DeleteResourcePool: (field) => (field === "path" ? "id" : field),
+  },
+);
