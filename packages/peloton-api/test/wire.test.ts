@@ -44,6 +44,12 @@ describe("our protos against Peloton's wire shape", () => {
       ".peloton.api.v0.job.JobManager",
       ".peloton.api.v0.task.TaskManager",
       ".peloton.api.v0.respool.ResourceManager",
+      ".peloton.api.v0.update.svc.UpdateService",
+      ".peloton.api.v0.host.svc.HostService",
+      ".peloton.api.v0.volume.svc.VolumeService",
+      ".peloton.api.v0.job.svc.JobService",
+      ".peloton.api.v0.task.svc.TaskService",
+      ".peloton.api.v0.respool.ResourcePoolService",
       ".peloton.api.v1alpha.watch.svc.WatchService",
     ]) {
       expect(ours.services[service]?.length ?? 0).toBeGreaterThan(0);
