@@ -99,7 +99,6 @@ describe("v0 JobService, TaskService and ResourcePoolService over gRPC", () => {
       .toEqual([[id.value, JobState.SUCCEEDED]]);
 
     await jobs.deleteJob({ id });
-    await pools.deleteResourcePool({ id: { value: "/svc" } }).catch(() => undefined);
     expect(served.internalErrors).toEqual([]);
   });
 

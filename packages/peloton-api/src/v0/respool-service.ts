@@ -31,9 +31,8 @@ const handlers: Implementation<typeof ResourcePoolService> = {
   },
 
   async deleteResourcePool(req, { caller }) {
-    if (!req.id?.value)
-      await deletePool(caller, ""); // the router names the missing path
-    else await deletePool(caller, poolPath(req.id, "id.value"));
+    // An empty id is not the root here: the router refuses the missing path, naming it.
+    await deletePool(caller, req.id?.value ? poolPath(req.id, "id.value") : "");
     return {};
   },
 
