@@ -1,21 +1,23 @@
 /**
- * The one table both transports serve: v0's JobManager, TaskManager and
- * ResourceManager, and every other Peloton service of our protos with each
- * method answering UNIMPLEMENTED, saying what this scheduler does not offer
- * through Peloton's API yet.
+ * The one table both transports serve: every v0 service (JobManager,
+ * TaskManager, ResourceManager, UpdateService, HostService, VolumeService
+ * and the svc spellings JobService, TaskService, ResourcePoolService),
+ * v1alpha's stateless JobService, PodService, ResourcePoolService,
+ * HostService, VolumeService and WatchService, and AdminService answering
+ * UNIMPLEMENTED (a method a service does not offer says what is missing).
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { Registry, type ServiceEntry, serve } from "./calls/registry.ts";
-import { HostService as HostServiceV0 } from "./generated/peloton/api/v0/host/svc/host_svc_pb.ts";
-import { JobService as JobServiceV0 } from "./generated/peloton/api/v0/job/svc/job_svc_pb.ts";
-import { ResourcePoolService as ResourcePoolServiceV0 } from "./generated/peloton/api/v0/respool/svc/respool_svc_pb.ts";
-import { TaskService as TaskServiceV0 } from "./generated/peloton/api/v0/task/svc/task_svc_pb.ts";
-import { UpdateService } from "./generated/peloton/api/v0/update/svc/update_svc_pb.ts";
-import { VolumeService as VolumeServiceV0 } from "./generated/peloton/api/v0/volume/svc/volume_svc_pb.ts";
 import { AdminService } from "./generated/peloton/api/v1alpha/admin/svc/admin_svc_pb.ts";
+import { hostService as hostServiceV0 } from "./v0/host-service.ts";
 import { jobManager } from "./v0/job-manager.ts";
+import { jobServiceV0 } from "./v0/job-service.ts";
 import { resourceManager } from "./v0/resource-manager.ts";
+import { resourcePoolServiceV0 } from "./v0/respool-service.ts";
 import { taskManager } from "./v0/task-manager.ts";
+import { taskServiceV0 } from "./v0/task-service.ts";
+import { updateService } from "./v0/update-service.ts";
+import { volumeService as volumeServiceV0 } from "./v0/volume-service.ts";
 import { hostService } from "./v1alpha/host-service.ts";
 import { statelessJobService } from "./v1alpha/job-service.ts";
 import { podService } from "./v1alpha/pod-service.ts";
@@ -25,7 +27,7 @@ import { watchService } from "./v1alpha/watch-service.ts";
 
 /** Served elsewhere in this API: what a client of a service not served yet can use instead. */
 const SERVED =
-  "v0 JobManager, TaskManager and ResourceManager are served (packages/peloton-api/README.md)";
+  "every v0 service and v1alpha's job, pod, pool, host, volume and watch services are served (packages/peloton-api/README.md)";
 
 const notYet = (service: DescService, why: string): ServiceEntry =>
   serve(service, {}, (m) => `${service.typeName}.${m.name}: ${why}; ${SERVED}`);
@@ -34,18 +36,12 @@ export const SERVICES: readonly ServiceEntry[] = [
   jobManager,
   taskManager,
   resourceManager,
-  notYet(UpdateService, "rolling updates are not served through Peloton's API yet"),
-  notYet(JobServiceV0, "the v0 job.svc.JobService is not served yet"),
-  notYet(TaskServiceV0, "the v0 task.svc.TaskService is not served yet"),
-  notYet(ResourcePoolServiceV0, "the v0 respool.svc.ResourcePoolService is not served yet"),
-  notYet(
-    HostServiceV0,
-    "host maintenance is not served through Peloton's API yet (`peloton host` does it)",
-  ),
-  notYet(
-    VolumeServiceV0,
-    "volumes are not served through Peloton's API yet (`peloton volume` lists them)",
-  ),
+  updateService,
+  jobServiceV0,
+  taskServiceV0,
+  resourcePoolServiceV0,
+  hostServiceV0,
+  volumeServiceV0,
   statelessJobService,
   podService,
   resourcePoolService,

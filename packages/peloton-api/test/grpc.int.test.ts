@@ -210,12 +210,12 @@ describe("Peloton's v0 API over gRPC", () => {
     );
     expect(stranger.code).toBe(Code.Unauthenticated);
 
-    const update = await refusal(api.jobs.update({ id: { value: "x" } }));
-    expect(update).toMatchObject({ code: Code.Unimplemented });
-    expect(update.message).toContain("UpdateService");
-    const rolling = await refusal(api.updates.listUpdates({}));
-    expect(rolling.code).toBe(Code.Unimplemented);
-    expect(rolling.message).toContain("rolling updates");
+    const refresh = await refusal(api.jobs.refresh({ id: { value: "x" } }));
+    expect(refresh).toMatchObject({ code: Code.Unimplemented });
+    expect(refresh.message).toContain("no job cache");
+    const cache = await refusal(api.updates.getUpdateCache({}));
+    expect(cache.code).toBe(Code.Unimplemented);
+    expect(cache.message).toContain("no update cache");
     expect(served.internalErrors).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { statusOf } from "../src/calls/status.ts";
 import { pelotonRegistry } from "../src/services.ts";
+import { updateCreateFields } from "../src/v0/updates.ts";
 import { yarpcErrorResponse } from "../src/yarpc/errors.ts";
 
 const issue = (code: TRPCError["code"], field: string | null, issueCode: string, message: string) =>
@@ -33,6 +34,20 @@ describe("statusOf", () => {
       "config.",
     );
     expect(error.rawMessage).toBe("config.name: a job needs a name");
+  });
+
+  it.each([
+    ["options.batchSize", "updateConfig.batchSize"],
+    ["configVersion", "jobConfig.changeLog.version"],
+    ["jobId", "jobId"],
+    ["id", "jobId"],
+    ["defaultConfig.command", "jobConfig.defaultConfig.command"],
+  ])("renames the router's %s to CreateUpdate's %s", (ours, theirs) => {
+    const error = statusOf(
+      issue("BAD_REQUEST", ours, "X", "wrong"),
+      updateCreateFields("jobId", "jobConfig"),
+    );
+    expect(error.rawMessage).toBe(`${theirs}: wrong`);
   });
 
   it("answers a duplicate name ALREADY_EXISTS", () => {

@@ -12,7 +12,7 @@ import type {
   MessageShape,
 } from "@bufbuild/protobuf";
 import type { Caller } from "./deps.ts";
-import { statusOf, unimplemented } from "./status.ts";
+import { type FieldNaming, statusOf, unimplemented } from "./status.ts";
 
 /** What a handler is given besides the request. */
 export interface Call {
@@ -51,9 +51,10 @@ export interface ServiceEntry {
   /**
    * Where a method's request carries what the router names a field of, by
    * method name: `config.` when the router checks the config alone, so that
-   * "name: a job needs a name" reads "config.name: …" as the client wrote it.
+   * "name: a job needs a name" reads "config.name: …" as the client wrote it;
+   * or a function when the request names fields otherwise (`id` → `updateId`).
    */
-  fieldPrefix: Readonly<Record<string, string>>;
+  fieldPrefix: Readonly<Record<string, FieldNaming>>;
 }
 
 /** One service's entry, typed by its descriptor so that each handler's request and answer are checked. */
@@ -61,7 +62,7 @@ export function serve<S extends DescService>(
   service: S,
   handlers: Implementation<S>,
   missing: (method: DescMethod) => string,
-  fieldPrefix: Readonly<Record<string, string>> = {},
+  fieldPrefix: Readonly<Record<string, FieldNaming>> = {},
 ): ServiceEntry {
   return {
     service,
@@ -76,7 +77,7 @@ export interface ResolvedMethod {
   /** Null: answer UNIMPLEMENTED with `missing`. */
   handler: AnyHandler | null;
   missing: string;
-  fieldPrefix: string;
+  fieldPrefix: FieldNaming;
 }
 
 export class Registry {

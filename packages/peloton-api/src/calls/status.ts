@@ -30,13 +30,22 @@ const BY_TRPC_CODE: Partial<Record<TRPCError["code"], Code>> = {
 const ALREADY_EXISTS = new Set(["NAME_NOT_UNIQUE", "ALREADY_EXISTS"]);
 
 /**
+ * How the router's field names read in a method's request: a prefix for
+ * every one (`config.`), or a function from the router's name to the
+ * request's (`id` → `updateId`).
+ */
+export type FieldNaming = string | ((field: string) => string);
+
+/**
  * `error` as a ConnectError. Field names are prefixed with where the
- * request carried them (`config.` for a job or pool config), so a Peloton
- * client sees its own message's path. Anything that is not ours is an
+ * request carried them (`config.` for a job or pool config), or renamed as
+ * `fieldNaming` says, so a Peloton client sees its own message's path. Anything that is not ours is an
  * internal error whose message says only that (the cause is logged by the
  * server that catches it).
  */
-export function statusOf(error: unknown, fieldPrefix = ""): ConnectError {
+export function statusOf(error: unknown, fieldNaming: FieldNaming = ""): ConnectError {
+  const name = (field: string) =>
+    typeof fieldNaming === "string" ? `${fieldNaming}${field}` : fieldNaming(field);
   if (error instanceof ConnectError) return error;
   if (!(error instanceof TRPCError)) {
     return new ConnectError(
@@ -53,7 +62,7 @@ export function statusOf(error: unknown, fieldPrefix = ""): ConnectError {
     ? Code.AlreadyExists
     : (BY_TRPC_CODE[answer.code] ?? Code.Internal);
   const message = issues.length
-    ? issues.map((i) => (i.field ? `${fieldPrefix}${i.field}: ${i.message}` : i.message)).join("; ")
+    ? issues.map((i) => (i.field ? `${name(i.field)}: ${i.message}` : i.message)).join("; ")
     : answer.message;
   return new ConnectError(
     code === Code.Internal ? "internal error: see the server's log" : message,
@@ -67,6 +76,11 @@ export function statusOf(error: unknown, fieldPrefix = ""): ConnectError {
 /** A method Peloton has and this scheduler does not (yet): UNIMPLEMENTED, saying what is missing. */
 export function unimplemented(what: string): ConnectError {
   return new ConnectError(what, Code.Unimplemented);
+}
+
+/** What the request names does not exist (a lookup this package makes, such as a volume by id). */
+export function notFound(field: string, message: string): ConnectError {
+  return new ConnectError(`${field}: ${message}`, Code.NotFound);
 }
 
 /** A request this scheduler refuses as given (a field it cannot honour), before any call. */

@@ -3,6 +3,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import { JOB_STATES, type JobState as OurJobState } from "@peloton/engine";
 import {
+  type JobConfig,
   JobConfigSchema,
   type JobInfoSchema,
   JobState,
@@ -45,10 +46,21 @@ function runtime(job: JobListed): MessageInitShape<typeof RuntimeInfoSchema> {
   };
 }
 
+/**
+ * The job's stored config as Peloton's, with the pool it runs in as
+ * `respoolID` even when the submission named the pool rather than the file.
+ */
+export function jobConfig(job: JobDetail): JobConfig {
+  return pelotonMessage(JobConfigSchema, {
+    ...(job.config as object),
+    respoolId: { value: job.poolPath },
+  });
+}
+
 export function jobInfo(job: JobDetail): MessageInitShape<typeof JobInfoSchema> {
   return {
     id: { value: job.id },
-    config: pelotonMessage(JobConfigSchema, job.config),
+    config: jobConfig(job),
     runtime: runtime(job),
   };
 }

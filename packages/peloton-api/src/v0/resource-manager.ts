@@ -25,7 +25,7 @@ import {
 } from "../respool/pools.ts";
 import { pelotonMessage } from "./config.ts";
 
-function poolInfo(pool: PoolFacts): MessageInitShape<typeof ResourcePoolInfoSchema> {
+export function poolInfo(pool: PoolFacts): MessageInitShape<typeof ResourcePoolInfoSchema> {
   return {
     id: { value: pool.path },
     path: { value: pool.path },
