@@ -93,7 +93,8 @@ test("an inter-pool preemption is for the pool whose demand took the entitlement
     // The drawer's own line (the task's history below it names the pools too).
     const forWhom = details.locator("dl").getByTestId("beneficiary-pools");
     await expect(forWhom.getByRole("link", { name: "/takers/taker" })).toBeVisible();
-    await expect(forWhom).toContainText("its demand took the entitlement");
+    // Other pools that grew in the busy e2e cluster may be named after it: "their demand".
+    await expect(forWhom).toContainText(/(its|their) demand took the entitlement/);
     await expect(details.getByTestId("beneficiaries")).toContainText(
       "cpu entitlement 0 cores → 2 cores",
     );
