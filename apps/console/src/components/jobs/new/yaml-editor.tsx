@@ -10,6 +10,7 @@ import { type Diagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import CodeMirror, {
   type EditorState,
   EditorView,
+  Prec,
   type ReactCodeMirrorRef,
 } from "@uiw/react-codemirror";
 import { useTheme } from "next-themes";
@@ -34,6 +35,22 @@ function diagnosticOf(state: EditorState, issue: EditorIssue): Diagnostic {
     message: issue.field ? `${issue.field}: ${issue.message}` : issue.message,
   };
 }
+
+/**
+ * The line numbers in the console's own colours, light and dark: CodeMirror's
+ * dark theme draws them below 4.5:1 against its gutter (WCAG 1.4.3). Highest
+ * precedence, so it wins over the light or dark theme the editor is given.
+ */
+const paletteGutters = Prec.highest(
+  EditorView.theme({
+    ".cm-gutters": {
+      backgroundColor: "var(--surface-2)",
+      color: "var(--muted)",
+      borderRight: "1px solid var(--border)",
+    },
+    ".cm-activeLineGutter": { backgroundColor: "var(--border)", color: "var(--fg)" },
+  }),
+);
 
 export interface YamlEditorHandle {
   /** Puts the cursor on a line and scrolls to it. */
@@ -71,6 +88,7 @@ export const YamlEditor = forwardRef<
     () => [
       yaml(),
       lintGutter(),
+      paletteGutters,
       EditorView.lineWrapping,
       // The editable text itself carries the name (screen readers, tests).
       EditorView.contentAttributes.of({ "aria-label": label }),
