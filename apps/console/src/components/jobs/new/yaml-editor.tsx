@@ -37,12 +37,14 @@ function diagnosticOf(state: EditorState, issue: EditorIssue): Diagnostic {
 }
 
 /**
- * The line numbers in the console's own colours, light and dark: CodeMirror's
- * dark theme draws them below 4.5:1 against its gutter (WCAG 1.4.3). Highest
- * precedence, so it wins over the light or dark theme the editor is given.
+ * The editor on the console's own surface, its line numbers in the palette's
+ * muted colour, light and dark: on One Dark's lighter grey its comments and
+ * keys, and its gutter, fall below 4.5:1 (WCAG 1.4.3). Highest precedence,
+ * so it wins over the light or dark theme the editor is given.
  */
-const paletteGutters = Prec.highest(
+const paletteTheme = Prec.highest(
   EditorView.theme({
+    "&": { backgroundColor: "var(--surface)" },
     ".cm-gutters": {
       backgroundColor: "var(--surface-2)",
       color: "var(--muted)",
@@ -88,7 +90,7 @@ export const YamlEditor = forwardRef<
     () => [
       yaml(),
       lintGutter(),
-      paletteGutters,
+      paletteTheme,
       EditorView.lineWrapping,
       // The editable text itself carries the name (screen readers, tests).
       EditorView.contentAttributes.of({ "aria-label": label }),
