@@ -1,8 +1,13 @@
 /**
  * axe-core over every page of the console (apps/console/src/app), in light
- * and dark, with the e2e cluster's real ids (issue #19 item 8): a serious or
- * critical violation fails, naming the rule, what it means and where.
- * Moderate and minor findings are left to review.
+ * and dark, with the e2e cluster's real ids (issue #19 item 8): the WCAG 2.0
+ * and 2.1 A/AA rules — text contrast 4.5:1 in both palettes, ARIA allowed
+ * for each role, <dl> structure, links not told apart by colour alone,
+ * accessible names that start with the visible label, among others. Every
+ * list page, each tab of a job and a pool, a task, a host, the preemption
+ * drawer, the three 404s and sign-in. A serious or critical violation fails,
+ * naming the rule, what it means and where; moderate and minor findings are
+ * left to review.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { E2E_AGENTS, readFixture } from "./support/fixture.ts";
