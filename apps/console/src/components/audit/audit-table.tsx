@@ -34,26 +34,33 @@ export function AuditTable({
             const open = e.id === openId;
             return (
               <Fragment key={e.id}>
+                {/* A click anywhere on the row opens it; keyboards and screen readers
+                    use the first cell's button (a table row cannot carry
+                    aria-expanded outside a treegrid). */}
                 <tr
                   data-audit={e.id}
-                  tabIndex={0}
-                  aria-expanded={open}
-                  onClick={() => onToggle(open ? null : e.id)}
-                  onKeyDown={(ev) => {
-                    if (ev.key === "Enter" || ev.key === " ") {
-                      ev.preventDefault();
-                      onToggle(open ? null : e.id);
-                    }
+                  onClick={(ev) => {
+                    // Links and the button inside the row do their own thing.
+                    if ((ev.target as HTMLElement).closest("a,button")) return;
+                    onToggle(open ? null : e.id);
                   }}
                   data-outcome={e.outcome}
-                  className={`cursor-pointer border-b border-border align-top last:border-0 hover:bg-surface-2/60 focus-visible:bg-surface-2 focus-visible:outline-offset-[-2px] ${open ? "bg-surface-2" : ""} ${e.outcome === "refused" ? "border-l-2 border-l-bad" : ""}`}
+                  className={`cursor-pointer border-b border-border align-top last:border-0 hover:bg-surface-2/60 ${open ? "bg-surface-2" : ""} ${e.outcome === "refused" ? "border-l-2 border-l-bad" : ""}`}
                 >
                   <td className="px-3 py-2 text-muted">
-                    {open ? (
-                      <ChevronDown className="size-4" aria-hidden />
-                    ) : (
-                      <ChevronRight className="size-4" aria-hidden />
-                    )}
+                    <button
+                      type="button"
+                      aria-expanded={open}
+                      aria-label={`Details: ${e.action} ${e.targetName ?? e.targetId}`}
+                      onClick={() => onToggle(open ? null : e.id)}
+                      className="rounded hover:text-fg"
+                    >
+                      {open ? (
+                        <ChevronDown className="size-4" aria-hidden />
+                      ) : (
+                        <ChevronRight className="size-4" aria-hidden />
+                      )}
+                    </button>
                   </td>
                   <td className="whitespace-nowrap px-3 py-2 text-muted">
                     <RelativeTime at={e.at} />

@@ -123,7 +123,7 @@ function NoJobsYet() {
       <p className="font-medium">No jobs yet</p>
       <p className="mt-1 text-muted">
         Submit a job in Peloton&apos;s job YAML to a leaf pool: with{" "}
-        <Link href="/jobs/new" className="text-accent hover:underline">
+        <Link href="/jobs/new" className="text-accent underline underline-offset-2">
           New job
         </Link>
         , or from a terminal with{" "}

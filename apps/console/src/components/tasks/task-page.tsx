@@ -197,13 +197,11 @@ export function TaskPage({ initial }: { initial: TaskDetail }) {
           <Fact label="Volume" testId="task-volume">
             <TaskVolumeFact task={t} />
           </Fact>
-          <div className="col-span-2 md:col-span-3">
-            <Fact label="Command">
-              <code className="block truncate font-mono text-xs" title={command?.value}>
-                {command?.value || <span className="text-muted">(the container&apos;s own)</span>}
-              </code>
-            </Fact>
-          </div>
+          <Fact label="Command" className="col-span-2 md:col-span-3">
+            <code className="block truncate font-mono text-xs" title={command?.value}>
+              {command?.value || <span className="text-muted">(the container&apos;s own)</span>}
+            </code>
+          </Fact>
         </dl>
       </section>
 

@@ -76,7 +76,7 @@ export function VolumesView({
             A volume appears here when an instance of a stateful job is first placed: a service
             whose <code className="font-mono">defaultConfig</code> has a{" "}
             <code className="font-mono">volume</code> (containerPath, sizeMB) gets one per instance.{" "}
-            <Link href="/jobs/new" className="text-accent hover:underline">
+            <Link href="/jobs/new" className="text-accent underline underline-offset-2">
               Create such a job
             </Link>
             .

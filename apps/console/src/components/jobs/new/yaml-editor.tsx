@@ -10,6 +10,7 @@ import { type Diagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import CodeMirror, {
   type EditorState,
   EditorView,
+  Prec,
   type ReactCodeMirrorRef,
 } from "@uiw/react-codemirror";
 import { useTheme } from "next-themes";
@@ -34,6 +35,24 @@ function diagnosticOf(state: EditorState, issue: EditorIssue): Diagnostic {
     message: issue.field ? `${issue.field}: ${issue.message}` : issue.message,
   };
 }
+
+/**
+ * The editor on the console's own surface, its line numbers in the palette's
+ * muted colour, light and dark: on One Dark's lighter grey its comments and
+ * keys, and its gutter, fall below 4.5:1 (WCAG 1.4.3). Highest precedence,
+ * so it wins over the light or dark theme the editor is given.
+ */
+const paletteTheme = Prec.highest(
+  EditorView.theme({
+    "&": { backgroundColor: "var(--surface)" },
+    ".cm-gutters": {
+      backgroundColor: "var(--surface-2)",
+      color: "var(--muted)",
+      borderRight: "1px solid var(--border)",
+    },
+    ".cm-activeLineGutter": { backgroundColor: "var(--border)", color: "var(--fg)" },
+  }),
+);
 
 export interface YamlEditorHandle {
   /** Puts the cursor on a line and scrolls to it. */
@@ -71,6 +90,7 @@ export const YamlEditor = forwardRef<
     () => [
       yaml(),
       lintGutter(),
+      paletteTheme,
       EditorView.lineWrapping,
       // The editable text itself carries the name (screen readers, tests).
       EditorView.contentAttributes.of({ "aria-label": label }),
