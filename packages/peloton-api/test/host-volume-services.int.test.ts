@@ -5,6 +5,7 @@
  * volumes listed and read; bad requests refused with the field named and
  * nothing changed; host pools and DeleteVolume answer UNIMPLEMENTED.
  */
+import { Code } from "@connectrpc/connect";
 import { leafPool } from "@peloton/test-support/scheduler/system.ts";
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
@@ -13,7 +14,7 @@ import { HostState } from "../src/generated/peloton/api/v0/host/host_pb.ts";
 import { HostService } from "../src/generated/peloton/api/v0/host/svc/host_svc_pb.ts";
 import { VolumeService } from "../src/generated/peloton/api/v0/volume/svc/volume_svc_pb.ts";
 import { VolumeState } from "../src/generated/peloton/api/v0/volume/volume_pb.ts";
-import { Code, grpcClient, refusal } from "./support/grpc-clients.ts";
+import { grpcClient, refusal } from "./support/clients.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
 
 let served: Served;

@@ -5,7 +5,9 @@
  * code), with their own request and answer messages; bad requests refused
  * with the field named and nothing stored.
  */
+
 import { create } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import { agent, leafPool, startSystem } from "@peloton/test-support/scheduler/system.ts";
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
@@ -16,7 +18,7 @@ import { ResourcePoolService } from "../src/generated/peloton/api/v0/respool/svc
 import { TaskService } from "../src/generated/peloton/api/v0/task/svc/task_svc_pb.ts";
 import { TaskState } from "../src/generated/peloton/api/v0/task/task_pb.ts";
 import { UpdateService } from "../src/generated/peloton/api/v0/update/svc/update_svc_pb.ts";
-import { Code, grpcClient, refusal } from "./support/grpc-clients.ts";
+import { grpcClient, refusal } from "./support/clients.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
 
 let served: Served;

@@ -5,7 +5,9 @@
  * aborted; a BATCH job's update and bad options refused with the field
  * named and nothing stored.
  */
+
 import { create } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
 import { leafPool } from "@peloton/test-support/scheduler/system.ts";
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
@@ -17,7 +19,7 @@ import {
 } from "../src/generated/peloton/api/v0/job/job_pb.ts";
 import { UpdateService } from "../src/generated/peloton/api/v0/update/svc/update_svc_pb.ts";
 import { State } from "../src/generated/peloton/api/v0/update/update_pb.ts";
-import { Code, grpcClient, refusal } from "./support/grpc-clients.ts";
+import { grpcClient, refusal } from "./support/clients.ts";
 import { type Served, servePelotonApi, TOKEN } from "./support/servers.ts";
 
 let served: Served;

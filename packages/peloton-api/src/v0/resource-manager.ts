@@ -6,10 +6,12 @@
  * as one.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { Caller } from "../calls/deps.ts";
 import { type Implementation, serve } from "../calls/registry.ts";
 import { invalidArgument } from "../calls/status.ts";
 import {
   ResourceManager,
+  type ResourcePoolConfig,
   ResourcePoolConfigSchema,
   type ResourcePoolInfoSchema,
 } from "../generated/peloton/api/v0/respool/respool_pb.ts";
@@ -25,7 +27,9 @@ import {
 } from "../respool/pools.ts";
 import { pelotonMessage } from "./config.ts";
 
-export function poolInfo(pool: PoolFacts): MessageInitShape<typeof ResourcePoolInfoSchema> {
+type PoolInfoInit = MessageInitShape<typeof ResourcePoolInfoSchema>;
+
+function poolInfo(pool: PoolFacts): PoolInfoInit {
   return {
     id: { value: pool.path },
     path: { value: pool.path },
@@ -36,25 +40,62 @@ export function poolInfo(pool: PoolFacts): MessageInitShape<typeof ResourcePoolI
   };
 }
 
+/**
+ * The v0 calls both spellings share: ResourceManager and
+ * ResourcePoolService take the same config and ids and differ only in the
+ * names of their answers' fields.
+ */
+export async function createV0Pool(
+  caller: Caller,
+  config: ResourcePoolConfig | undefined,
+): Promise<string> {
+  if (!config) throw invalidArgument("config", "a pool needs its config");
+  return createPool(
+    caller,
+    { id: config.parent?.value, field: "config.parent.value" },
+    config.name,
+    submittedConfig(ResourcePoolConfigSchema, config),
+  );
+}
+
+export async function getV0Pool(
+  caller: Caller,
+  id: string | undefined,
+  includeChildPools: boolean,
+): Promise<{ info: PoolInfoInit; children: PoolInfoInit[] }> {
+  const got = await getPool(caller, { value: id, field: "id.value" }, includeChildPools);
+  return { info: poolInfo(got.pool), children: got.children.map(poolInfo) };
+}
+
+export async function updateV0Pool(
+  caller: Caller,
+  req: {
+    id?: { value: string } | undefined;
+    config?: ResourcePoolConfig | undefined;
+    Force: boolean;
+  },
+): Promise<void> {
+  if (!req.config) throw invalidArgument("config", "an update needs the pool's new config");
+  await updatePool(
+    caller,
+    { value: req.id?.value, field: "id.value" },
+    submittedConfig(ResourcePoolConfigSchema, req.config),
+    req.Force,
+  );
+}
+
+export async function allV0Pools(caller: Caller): Promise<PoolInfoInit[]> {
+  return (await allPools(caller)).map(poolInfo);
+}
+
 const handlers: Implementation<typeof ResourceManager> = {
   async createResourcePool(req, { caller }) {
-    if (!req.config) throw invalidArgument("config", "a pool needs its config");
-    const path = await createPool(
-      caller,
-      { id: req.config.parent?.value, field: "config.parent.value" },
-      req.config.name,
-      submittedConfig(ResourcePoolConfigSchema, req.config),
-    );
-    return { result: { value: path } };
+    return { result: { value: await createV0Pool(caller, req.config) } };
   },
 
   async getResourcePool(req, { caller }) {
-    const got = await getPool(
-      caller,
-      { value: req.id?.value, field: "id.value" },
-      req.includeChildPools,
-    );
-    return { poolinfo: poolInfo(got.pool), childPools: got.children.map(poolInfo) };
+    const { info, children } = await getV0Pool(caller, req.id?.value, req.includeChildPools);
+    return { poolinfo: info, childPools: children };
   },
 
   async deleteResourcePool(req, { caller }) {
@@ -63,13 +104,7 @@ const handlers: Implementation<typeof ResourceManager> = {
   },
 
   async updateResourcePool(req, { caller }) {
-    if (!req.config) throw invalidArgument("config", "an update needs the pool's new config");
-    await updatePool(
-      caller,
-      { value: req.id?.value, field: "id.value" },
-      submittedConfig(ResourcePoolConfigSchema, req.config),
-      req.Force,
-    );
+    await updateV0Pool(caller, req);
     return {};
   },
 
@@ -78,7 +113,7 @@ const handlers: Implementation<typeof ResourceManager> = {
   },
 
   async query(_req, { caller }) {
-    return { resourcePools: (await allPools(caller)).map(poolInfo) };
+    return { resourcePools: await allV0Pools(caller) };
   },
 };
 

@@ -1,24 +1,14 @@
 /**
  * peloton.api.v0.respool.ResourcePoolService, Peloton's newer spelling of
- * ResourceManager, over the same pool calls and mapping (respool/pools.ts,
- * poolInfo of resource-manager.ts). Pools are named by their
+ * ResourceManager, over the same v0 calls (resource-manager.ts) and pool
+ * mapping (respool/pools.ts). Pools are named by their
  * ResourcePoolID (the path) here, DeleteResourcePool too.
  */
 import { type Implementation, serve } from "../calls/registry.ts";
-import { invalidArgument, unimplemented } from "../calls/status.ts";
-import { ResourcePoolConfigSchema } from "../generated/peloton/api/v0/respool/respool_pb.ts";
+import { unimplemented } from "../calls/status.ts";
 import { ResourcePoolService } from "../generated/peloton/api/v0/respool/svc/respool_svc_pb.ts";
-import {
-  allPools,
-  createPool,
-  deletePool,
-  getPool,
-  lookUpPool,
-  poolPath,
-  submittedConfig,
-  updatePool,
-} from "../respool/pools.ts";
-import { poolInfo } from "./resource-manager.ts";
+import { deletePool, lookUpPool, poolPath } from "../respool/pools.ts";
+import { allV0Pools, createV0Pool, getV0Pool, updateV0Pool } from "./resource-manager.ts";
 
 const handlers: Implementation<typeof ResourcePoolService> = {
   async createResourcePool(req, { caller }) {
@@ -26,23 +16,12 @@ const handlers: Implementation<typeof ResourcePoolService> = {
       throw unimplemented(
         "id: a pool's id is its path here, chosen from config.parent and config.name; leave id empty",
       );
-    if (!req.config) throw invalidArgument("config", "a pool needs its config");
-    const path = await createPool(
-      caller,
-      { id: req.config.parent?.value, field: "config.parent.value" },
-      req.config.name,
-      submittedConfig(ResourcePoolConfigSchema, req.config),
-    );
-    return { id: { value: path } };
+    return { id: { value: await createV0Pool(caller, req.config) } };
   },
 
   async getResourcePool(req, { caller }) {
-    const got = await getPool(
-      caller,
-      { value: req.id?.value, field: "id.value" },
-      req.includeChildPools,
-    );
-    return { resPool: poolInfo(got.pool), childResPools: got.children.map(poolInfo) };
+    const { info, children } = await getV0Pool(caller, req.id?.value, req.includeChildPools);
+    return { resPool: info, childResPools: children };
   },
 
   async deleteResourcePool(req, { caller }) {
@@ -52,13 +31,7 @@ const handlers: Implementation<typeof ResourcePoolService> = {
   },
 
   async updateResourcePool(req, { caller }) {
-    if (!req.config) throw invalidArgument("config", "an update needs the pool's new config");
-    await updatePool(
-      caller,
-      { value: req.id?.value, field: "id.value" },
-      submittedConfig(ResourcePoolConfigSchema, req.config),
-      req.Force,
-    );
+    await updateV0Pool(caller, req);
     return {};
   },
 
@@ -67,7 +40,7 @@ const handlers: Implementation<typeof ResourcePoolService> = {
   },
 
   async queryResourcePools(_req, { caller }) {
-    return { resPools: (await allPools(caller)).map(poolInfo) };
+    return { resPools: await allV0Pools(caller) };
   },
 };
 
