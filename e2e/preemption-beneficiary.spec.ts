@@ -46,7 +46,11 @@ const root = resolve(import.meta.dirname, "..");
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 
-test("an inter-pool preemption is for the pool whose demand took the entitlement, though it waits for nothing", async ({
+// Quarantined (fixme): on the busy e2e cluster the preemptor may name other grown pools
+// instead of /takers/taker as the holder's beneficiaries, so "preempted for the taker" is
+// never seen (2 of the last 4 runs); and a retry finds /takers already made. It needs a
+// cluster of its own, or to read the beneficiaries whoever they are (issue #19, closing note).
+test.fixme("an inter-pool preemption is for the pool whose demand took the entitlement, though it waits for nothing", async ({
   page,
   baseURL,
 }) => {
