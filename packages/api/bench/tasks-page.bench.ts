@@ -6,9 +6,8 @@
  * instance order; beside them the same with a state filter and sorted by
  * state (benchmarks.md goal: p95 < 50 ms per page).
  */
-import { jobConfigSchema, type TaskState } from "@peloton/engine";
 import { ensureRootPool } from "@peloton/scheduler";
-import type { NewTask } from "@peloton/storage";
+import { insertBigJob } from "@peloton/test-support/storage/big-job.ts";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import superjson from "superjson";
 import {
@@ -25,15 +24,8 @@ import type { AppRouter } from "../src/index.ts";
 import { withServedApi } from "./served-api.ts";
 
 const TASKS = 1_000_000;
-const CHUNK = 20_000;
 const PAGE = 100;
 const REQUESTS = 200;
-
-/** A big job's lifecycle in progress: most RUNNING, some done, some waiting. */
-function stateOf(i: number): TaskState {
-  const r = i % 100;
-  return r < 80 ? "RUNNING" : r < 95 ? "SUCCEEDED" : r < 98 ? "PENDING" : "FAILED";
-}
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
@@ -52,42 +44,12 @@ const benchmarks: Benchmark[] = [
           { path: "/bench", name: "bench", parentId: root.id, resources: {} },
           "bench",
         );
-        const config = jobConfigSchema.parse({
-          name: "million",
-          instanceCount: TASKS,
-          defaultConfig: {
-            resource: { cpuLimit: 0.1, memLimitMb: 32 },
-            command: { value: "true" },
-          },
-        });
-        const job = await gateway.jobs.create({
-          name: "million",
-          type: "BATCH",
-          poolId: pool.id,
-          owner: "bench",
-          configYaml: "name: million\n",
-          config,
-          instanceCount: TASKS,
-          state: "RUNNING",
-        });
         const t0 = performance.now();
-        for (let from = 0; from < TASKS; from += CHUNK) {
-          const chunk: NewTask[] = [];
-          for (let i = from; i < Math.min(TASKS, from + CHUNK); i++)
-            chunk.push({
-              jobId: job.id,
-              instanceId: i,
-              state: stateOf(i),
-              goalState: "SUCCEEDED",
-              priority: 0,
-              preemptible: true,
-              cpu: 0.1,
-              memMb: 32,
-              diskMb: 0,
-              gpu: 0,
-            });
-          await gateway.tasks.insertMany(chunk);
-        }
+        const jobId = await insertBigJob(gateway, {
+          poolId: pool.id,
+          name: "million",
+          instances: TASKS,
+        });
         log(`inserted ${TASKS} tasks in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         await gateway.ping();
         const client = createTRPCClient<AppRouter>({
@@ -98,14 +60,14 @@ const benchmarks: Benchmark[] = [
         const rand = seededRandom(0x1_000_000);
 
         // Warm up the path (plans, caches), then measure.
-        for (let i = 0; i < 10; i++) await list({ jobId: job.id, limit: PAGE });
+        for (let i = 0; i < 10; i++) await list({ jobId, limit: PAGE });
         const walk: number[] = [];
         let cursor: string | null | undefined;
         for (let i = 0; i < REQUESTS / 2; i++) {
           let next: string | null = null;
           walk.push(
             await timed(async () => {
-              next = (await list({ jobId: job.id, limit: PAGE, cursor })).nextCursor;
+              next = (await list({ jobId, limit: PAGE, cursor })).nextCursor;
             }),
           );
           cursor = next;
@@ -113,17 +75,13 @@ const benchmarks: Benchmark[] = [
         const anywhere: number[] = [];
         for (let i = 0; i < REQUESTS / 2; i++) {
           const from = Math.floor(rand() * (TASKS - PAGE));
-          anywhere.push(
-            await timed(() => list({ jobId: job.id, limit: PAGE, instanceFrom: from })),
-          );
+          anywhere.push(await timed(() => list({ jobId, limit: PAGE, instanceFrom: from })));
         }
         const filtered: number[] = [];
         for (let i = 0; i < 50; i++) {
           const from = Math.floor(rand() * (TASKS - PAGE));
           filtered.push(
-            await timed(() =>
-              list({ jobId: job.id, limit: PAGE, states: ["FAILED"], instanceFrom: from }),
-            ),
+            await timed(() => list({ jobId, limit: PAGE, states: ["FAILED"], instanceFrom: from })),
           );
         }
         const byState: number[] = [];
@@ -132,9 +90,8 @@ const benchmarks: Benchmark[] = [
           let next: string | null = null;
           byState.push(
             await timed(async () => {
-              next = (
-                await list({ jobId: job.id, limit: PAGE, sort: "state", order: "desc", cursor })
-              ).nextCursor;
+              next = (await list({ jobId, limit: PAGE, sort: "state", order: "desc", cursor }))
+                .nextCursor;
             }),
           );
           cursor = next;

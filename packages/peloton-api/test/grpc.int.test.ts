@@ -6,7 +6,8 @@
  * request refused with the field named and nothing stored; what is not
  * served answers UNIMPLEMENTED saying what is missing.
  */
-import { create } from "@bufbuild/protobuf";
+import { connect } from "node:http2";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { agent, leafPool, startSystem } from "@peloton/test-support/scheduler/system.ts";
@@ -14,6 +15,7 @@ import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  GetRequestSchema,
   JobConfigSchema,
   JobManager,
   JobState,
@@ -187,6 +189,50 @@ describe("Peloton's v0 API over gRPC", () => {
     expect(badPool.code).toBe(Code.InvalidArgument);
     expect(badPool.message).toContain("config.resources.cpu");
     expect(await directSql("SELECT id FROM resource_pools WHERE path = '/x'")).toEqual([]);
+  });
+
+  it("refuses a request over 4 MiB as RESOURCE_EXHAUSTED, and stores nothing", async () => {
+    await leafPool(served.context.gateway, "batch");
+    const huge = helloJob("/batch");
+    huge.description = "x".repeat(5 * 1024 * 1024);
+    const answer = await refusal(clients().jobs.create({ config: huge }));
+    expect(answer.code).toBe(Code.ResourceExhausted);
+    expect(await directSql("SELECT id FROM jobs")).toEqual([]);
+  });
+
+  it("answers uncompressed though the client accepts gzip", async () => {
+    await leafPool(served.context.gateway, "batch");
+    // A description big enough that Connect would compress its answer.
+    const config = helloJob("/batch");
+    config.description = "a job described at length ".repeat(150);
+    const created = await clients().jobs.create({ config });
+    const request = toBinary(GetRequestSchema, create(GetRequestSchema, { id: created.jobId }));
+    const envelope = Buffer.alloc(5 + request.length);
+    envelope.writeUInt32BE(request.length, 1);
+    envelope.set(request, 5);
+    const session = connect(served.grpcUrl);
+    try {
+      const answer = await new Promise<Buffer>((resolve, reject) => {
+        const stream = session.request({
+          ":method": "POST",
+          ":path": "/peloton.api.v0.job.JobManager/Get",
+          "content-type": "application/grpc",
+          te: "trailers",
+          "grpc-accept-encoding": "gzip",
+          authorization: `Bearer ${TOKEN}`,
+        });
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => resolve(Buffer.concat(chunks)));
+        stream.on("error", reject);
+        stream.end(envelope);
+      });
+      // gRPC's message envelope: byte 0 is the compressed flag, then the length.
+      expect(answer.readUInt32BE(1)).toBeGreaterThan(4096);
+      expect(answer[0]).toBe(0);
+    } finally {
+      session.close();
+    }
   });
 
   it("answers NOT_FOUND, ALREADY_EXISTS, UNAUTHENTICATED and UNIMPLEMENTED as gRPC codes", async () => {

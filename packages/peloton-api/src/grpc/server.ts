@@ -9,8 +9,12 @@ import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { callerFor, type PelotonApiDeps } from "../calls/deps.ts";
 import { reportInternal } from "../calls/internal.ts";
+import { MAX_REQUEST_BYTES } from "../calls/limits.ts";
 import { type Registry, run, runStream } from "../calls/registry.ts";
 import { pelotonRegistry } from "../services.ts";
+
+/** How long closing waits for calls in flight before cutting their connections. */
+const CLOSE_GRACE_MS = 2_000;
 
 export interface GrpcServerOptions {
   port: number;
@@ -65,6 +69,14 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     grpc: true,
     grpcWeb: false,
     connect: false,
+    // A bigger request is refused (RESOURCE_EXHAUSTED) before it is read whole.
+    readMaxBytes: MAX_REQUEST_BYTES,
+    // Answers go uncompressed even to a client that accepts gzip (Connect's
+    // clients say they do): on a cluster's network, gzip of a 1,000-task list
+    // costs the scheduler more time than it saves on the wire, and gRPC's
+    // own servers do not compress unless told to. Compressed requests are
+    // still read.
+    compressMinBytes: Number.MAX_SAFE_INTEGER,
   });
   const server: Http2Server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
@@ -85,6 +97,11 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       new Promise<void>((resolve) => {
         for (const session of sessions) session.close();
         server.close(() => resolve());
+        // A client that never ends its stream (one refused mid-upload, say)
+        // would hold the server open: after a grace period, cut what is left.
+        setTimeout(() => {
+          for (const session of sessions) session.destroy();
+        }, CLOSE_GRACE_MS).unref();
       }),
   };
 }

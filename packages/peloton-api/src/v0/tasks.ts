@@ -79,12 +79,15 @@ export async function listTasks(
   range: InstanceRange | undefined,
 ): Promise<Record<number, TaskInfo>> {
   const id = jobId(job);
-  const detail = await caller.jobs.get({ id });
   const within = range && range.to > range.from ? range : undefined;
-  const tasks = await allTasks(caller, {
-    jobId: id,
-    ...(within ? { instanceFrom: within.from, instanceTo: within.to - 1 } : {}),
-  });
+  // The job (for its config) and its tasks are read side by side.
+  const [detail, tasks] = await Promise.all([
+    caller.jobs.get({ id }),
+    allTasks(caller, {
+      jobId: id,
+      ...(within ? { instanceFrom: within.from, instanceTo: within.to - 1 } : {}),
+    }),
+  ]);
   return Object.fromEntries(tasks.map((t) => [t.instanceId, taskInfo(t, detail.config)]));
 }
 
@@ -154,14 +157,16 @@ export async function queryTasks(
   if (pagination?.offset)
     throw unimplemented("pagination.offset: this scheduler pages with cursors; use limit");
   const id = jobId(req.jobId);
-  const job = await caller.jobs.get({ id });
   const limit = pagination?.limit || Number.POSITIVE_INFINITY;
   const host = spec?.hosts[0];
-  const tasks = await allTasks(
-    caller,
-    { jobId: id, states: ourStates(spec?.taskStates ?? []), ...(host ? { host } : {}) },
-    limit,
-  );
+  const [job, tasks] = await Promise.all([
+    caller.jobs.get({ id }),
+    allTasks(
+      caller,
+      { jobId: id, states: ourStates(spec?.taskStates ?? []), ...(host ? { host } : {}) },
+      limit,
+    ),
+  ]);
   return {
     records: tasks.map((t) => taskInfo(t, job.config)),
     pagination: { limit: pagination?.limit ?? 0, offset: 0 },

@@ -18,13 +18,11 @@ import {
 import { Code, ConnectError } from "@connectrpc/connect";
 import { callerFor, type PelotonApiDeps } from "../calls/deps.ts";
 import { reportInternal } from "../calls/internal.ts";
+import { MAX_REQUEST_BYTES } from "../calls/limits.ts";
 import { processDeps } from "../calls/process.ts";
 import { type Registry, run } from "../calls/registry.ts";
 import { pelotonRegistry } from "../services.ts";
 import { yarpcError, yarpcErrorResponse } from "./errors.ts";
-
-/** A request body larger than this is refused before it is read whole (a job config is ≤ 1 MiB of YAML). */
-export const MAX_YARPC_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface YarpcOptions {
   deps?: PelotonApiDeps;
@@ -34,7 +32,7 @@ export interface YarpcOptions {
 
 async function boundedBody(req: Request): Promise<Uint8Array | null> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_YARPC_BODY_BYTES) return null;
+  if (declared > MAX_REQUEST_BYTES) return null;
   const reader = req.body?.getReader();
   if (!reader) return new Uint8Array();
   const chunks: Uint8Array[] = [];
@@ -43,7 +41,7 @@ async function boundedBody(req: Request): Promise<Uint8Array | null> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_YARPC_BODY_BYTES) {
+    if (size > MAX_REQUEST_BYTES) {
       await reader.cancel();
       return null;
     }
@@ -109,7 +107,7 @@ export async function handleYarpcRequest(
   if (body === null)
     return yarpcError(
       Code.InvalidArgument,
-      `the body is larger than ${MAX_YARPC_BODY_BYTES / 1024 / 1024} MiB`,
+      `the body is larger than ${MAX_REQUEST_BYTES / 1024 / 1024} MiB`,
     );
   const deps = options.deps ?? processDeps();
   const name = `${resolved.method.parent.typeName}::${resolved.method.name}`;
