@@ -72,10 +72,14 @@ function refuseUnsupported(req: ReplaceRequest): void {
     throw unimplemented("opaqueData: this scheduler keeps no opaque data with a workflow");
 }
 
-/** A rolling update of job `id` to `spec`, its config version checked when the request gives one. */
-async function replaceWith(caller: Caller, req: ReplaceRequest, spec: JobSpec) {
+/**
+ * A rolling update of job `id` to `spec`. The config version checked is the
+ * request's, else `base` (the version a patch was merged over, so a change
+ * made meanwhile is not overwritten), else none.
+ */
+async function replaceWith(caller: Caller, req: ReplaceRequest, spec: JobSpec, base?: number) {
   const id = jobIdOf(req.jobId);
-  const asked = parseEntityVersion(req.version?.value);
+  const configVersion = parseEntityVersion(req.version?.value)?.configVersion ?? base;
   const yaml = configYaml(JobConfigSchema, jobConfigOf(spec, "spec"));
   await naming(
     replaceField,
@@ -83,7 +87,7 @@ async function replaceWith(caller: Caller, req: ReplaceRequest, spec: JobSpec) {
       jobId: id,
       yaml,
       options: updateOptions(req.updateSpec),
-      ...(asked ? { configVersion: asked.configVersion } : {}),
+      ...(configVersion !== undefined ? { configVersion } : {}),
     }),
   );
   return { version: await currentVersion(caller, id) };
@@ -115,7 +119,8 @@ export const jobReplaceHandlers: Implementation<typeof JobService> = {
     const id = jobIdOf(req.jobId);
     const job = await naming(jobRefField, caller.jobs.get({ id }));
     const current = create(JobSpecSchema, jobSpecOf(job.config, job));
-    return replaceWith(caller, req, patchedSpec(current, req.spec, job.config, "spec"));
+    const merged = patchedSpec(current, req.spec, job.config, "spec");
+    return replaceWith(caller, req, merged, job.configVersion);
   },
 
   /** The instances ReplaceJob with this spec would add, remove, restart and leave running. */
