@@ -156,6 +156,41 @@ describe("updates.create and reads", () => {
   });
 });
 
+describe("updates.diff", () => {
+  it("answers the sets create would write, writing nothing; a bad diff is refused the same way", async () => {
+    const jobId = await service();
+    const pool = await leafPool(gateway, "batch");
+    const batch = (await caller.jobs.create({ pool, yaml: batchYaml({ name: "b" }) })).id;
+    const before = await counts();
+    expect(
+      await caller.updates.diff({
+        jobId,
+        yaml: serviceYaml({ instances: 6, command: "sleep 601" }),
+      }),
+    ).toEqual({
+      jobId,
+      fromVersion: 1,
+      added: [4, 5],
+      updated: [0, 1, 2, 3],
+      removed: [],
+      unchanged: [],
+    });
+    expect(
+      await caller.updates.diff({ jobId, yaml: serviceYaml({ instances: 3, priority: 2 }) }),
+    ).toMatchObject({ added: [], updated: [], removed: [3], unchanged: [0, 1, 2] });
+    expect(await counts()).toEqual(before);
+    expect(
+      await refusal(() =>
+        caller.updates.diff({ jobId, yaml: serviceYaml({ command: "x" }), configVersion: 7 }),
+      ),
+    ).toMatchObject({ code: "CONFLICT", field: "configVersion", issue: "update.version_mismatch" });
+    expect(
+      await refusal(() => caller.updates.diff({ jobId: batch, yaml: serviceYaml() })),
+    ).toMatchObject({ code: "BAD_REQUEST", field: "jobId" });
+    expect(await counts()).toEqual(before);
+  });
+});
+
 describe("bad input is refused with the field named, nothing changed", () => {
   it("an update of a BATCH job", async () => {
     const pool = await leafPool(gateway, "batch");

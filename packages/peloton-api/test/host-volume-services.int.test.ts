@@ -156,6 +156,11 @@ describe("VolumeService (v0) over gRPC", () => {
     const bad = await refusal(api.listVolumes({ jobId: { value: "ledger" } }));
     expect(bad.code).toBe(Code.InvalidArgument);
     expect(bad.message).toMatch(/^jobId: /);
+    const unknownJob = await refusal(
+      api.listVolumes({ jobId: { value: "00000000-0000-4000-8000-000000000000" } }),
+    );
+    expect(unknownJob.code).toBe(Code.NotFound);
+    expect(unknownJob.message).toMatch(/^jobId: /);
     const partial = await refusal(api.getVolume({ id: { value: id } }));
     expect(partial).toEqual({ code: Code.NotFound, message: `id: volume ${id} does not exist` });
     const none = await refusal(api.getVolume({}));

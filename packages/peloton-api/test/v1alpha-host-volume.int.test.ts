@@ -71,8 +71,11 @@ describe("v1alpha HostService", () => {
     await host("h2", "a");
     const hosts = grpcClient(served, HostService);
     const two = await refusal(hosts.startMaintenance({ hostnames: ["h1", "h2"] }));
-    expect(two.code).toBe(Code.InvalidArgument);
+    expect(two.code).toBe(Code.Unimplemented);
     expect(two.message).toMatch(/^hostnames: /);
+    const both = await refusal(hosts.startMaintenance({ hostname: "h1", hostnames: ["h2"] }));
+    expect(both.code).toBe(Code.InvalidArgument);
+    expect(both.message).toMatch(/^hostnames: /);
     const none = await refusal(hosts.startMaintenance({}));
     expect(none.code).toBe(Code.InvalidArgument);
     expect(none.message).toContain("hostname");
@@ -82,7 +85,7 @@ describe("v1alpha HostService", () => {
 
     const pools = await refusal(hosts.listHostPools({}));
     expect(pools.code).toBe(Code.Unimplemented);
-    expect(pools.message).toContain("host pools are not supported");
+    expect(pools.message).toContain("host pools do not exist");
   });
 });
 

@@ -80,6 +80,7 @@ export {
 export { createUpdate, type UpdateRequest } from "./jobmgr/updates/create-update.ts";
 export type { UpdateFailure, UpdateResult } from "./jobmgr/updates/failures.ts";
 export { actOnUpdate, type UpdateAction } from "./jobmgr/updates/update-actions.ts";
+export type { UpdateDiffRequest, UpdateDiffResult } from "./jobmgr/updates/update-diff.ts";
 export type { UpdateStepReport } from "./jobmgr/updates/update-loop.ts";
 export { stepUpdate } from "./jobmgr/updates/update-step.ts";
 export {

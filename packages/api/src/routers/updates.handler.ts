@@ -133,6 +133,8 @@ export function updateView(u: JobUpdateRecord, jobName: string): UpdateView {
     numTasksRemaining: Math.max(0, order.length - done - failed),
     numTasksFailed: failed,
     instancesCurrent: u.instancesCurrent,
+    instancesDone: u.instancesDone,
+    instancesFailed: u.instancesFailed,
     batches: updateBatches(order, batch, {
       done: u.instancesDone,
       failed: u.instancesFailed,

@@ -16,6 +16,7 @@ import {
 import {
   type UpdateView,
   updateCreateInput,
+  updateDiffInput,
   updateEventsInput,
   updateListInput,
   updateRefInput,
@@ -66,6 +67,30 @@ export const updatesRouter = router({
       fromVersion: u.fromConfigVersion,
       toVersion: u.toConfigVersion,
       state: u.state,
+    };
+  }),
+
+  /**
+   * Which instances an update to this config would add, restart, remove and
+   * leave running (moved to the new version without a restart), by the same
+   * checks and sets as `create`; nothing is written.
+   */
+  diff: protectedProcedure.input(updateDiffInput).query(async ({ ctx, input }) => {
+    const decoded = decodeJobYaml(input);
+    const result = await ctx.scheduler.updates.diff({
+      jobId: input.jobId,
+      config: { value: decoded.value, yaml: input.yaml },
+      configVersion: input.configVersion,
+    });
+    if (!result.ok) throw updateFailureError(result.failure);
+    const { added, updated, removed, unchanged } = result.sets;
+    return {
+      jobId: input.jobId,
+      fromVersion: result.fromVersion,
+      added,
+      updated,
+      removed,
+      unchanged,
     };
   }),
 

@@ -70,6 +70,13 @@ export const updateCreateInput = z.object({
 });
 export type UpdateCreateInput = z.input<typeof updateCreateInput>;
 
+/** What an update to this config would do (Peloton's GetReplaceJobDiff); nothing is started. */
+export const updateDiffInput = updateCreateInput.pick({
+  jobId: true,
+  yaml: true,
+  configVersion: true,
+});
+
 export const updateRefInput = z.object({ id: updateIdSchema });
 
 export const updateListInput = z.object({
@@ -108,6 +115,9 @@ export interface UpdateView {
   numTasksRemaining: number;
   numTasksFailed: number;
   instancesCurrent: number[];
+  /** Instances that reached the target, and that failed to (Peloton's instancesDone / instancesFailed). */
+  instancesDone: number[];
+  instancesFailed: number[];
   batches: { index: number; instances: number[]; state: BatchState }[];
   actor: string;
   message: string | null;

@@ -19,9 +19,11 @@ import { JobService } from "../generated/peloton/api/v1alpha/job/stateless/svc/s
 import { configYaml } from "../v0/config.ts";
 import { jobPodHandlers } from "./job-pods.ts";
 import { currentVersion, jobIdOf, jobRefField } from "./job-refs.ts";
+import { jobReplaceHandlers } from "./job-replace.ts";
 import { entityVersion, jobConfigOf, jobInfo, jobSummary, parseEntityVersion } from "./job-spec.ts";
 import { jobWorkflowHandlers, latestUpdate, workflowInfo } from "./job-workflows.ts";
 import { naming, specField } from "./spec-fields.ts";
+import { workflowEventHandlers } from "./workflow-events.ts";
 
 type JobPage = Awaited<ReturnType<Caller["jobs"]["list"]>>;
 
@@ -214,18 +216,18 @@ const jobHandlers: Implementation<typeof JobService> = {
 };
 
 const MISSING: Record<string, string> = {
-  PatchJob:
-    "JobService.PatchJob: not supported (as in Peloton); send the whole spec with ReplaceJob",
-  GetWorkflowEvents:
-    "JobService.GetWorkflowEvents: per-instance workflow events are not kept; ListJobWorkflows has each workflow's events",
-  GetReplaceJobDiff:
-    "JobService.GetReplaceJobDiff: the instances a new spec changes are not computed ahead; ReplaceJob with startPaused shows them in its workflow",
   RefreshJob: "JobService.RefreshJob: this scheduler keeps no job cache to reload",
   GetJobCache: "JobService.GetJobCache: this scheduler keeps no job cache; use GetJob",
 };
 
 export const statelessJobService = serve(
   JobService,
-  { ...jobHandlers, ...jobWorkflowHandlers, ...jobPodHandlers },
+  {
+    ...jobHandlers,
+    ...jobReplaceHandlers,
+    ...jobWorkflowHandlers,
+    ...workflowEventHandlers,
+    ...jobPodHandlers,
+  },
   (m: DescMethod) => MISSING[m.name] ?? `JobService.${m.name} is not served yet`,
 );

@@ -1,66 +1,29 @@
 /**
  * A stateless job's workflows are our updates (docs/updates.md): ReplaceJob
- * starts one with the new spec, Pause/Resume/AbortJobWorkflow act on the
- * job's latest one, ListJobWorkflows lists them with their events.
+ * and PatchJob start one (job-replace.ts), Pause/Resume/AbortJobWorkflow act
+ * on the job's latest one, ListJobWorkflows lists them with their events.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Caller } from "../calls/deps.ts";
 import type { Call, Implementation } from "../calls/registry.ts";
-import { invalidArgument, unimplemented } from "../calls/status.ts";
-import { JobConfigSchema } from "../generated/peloton/api/v0/job/job_pb.ts";
-import type {
-  UpdateSpec,
-  WorkflowInfoSchema,
-} from "../generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
+import { unimplemented } from "../calls/status.ts";
+import type { WorkflowInfoSchema } from "../generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
 import type { JobService } from "../generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
-import { configYaml, timeText } from "../v0/config.ts";
+import { timeText } from "../v0/config.ts";
 import { currentVersion, jobIdOf, jobRefField } from "./job-refs.ts";
 import {
   entityVersion,
-  jobConfigOf,
   parseEntityVersion,
   type UpdateView,
   workflowStateOf,
   workflowStatus,
   workflowTypeOf,
 } from "./job-spec.ts";
-import { naming, specField } from "./spec-fields.ts";
+import { naming } from "./spec-fields.ts";
 
 /** Events per workflow in ListJobWorkflows (the newest). */
 const EVENTS = 100;
-
-/** Our update options as Peloton's UpdateSpec names them. */
-const UPDATE_SPEC_FIELD: Record<string, string> = {
-  batchSize: "batchSize",
-  batchPercentage: "batchSize",
-  maxInstanceAttempts: "maxInstanceRetries",
-  maxFailureInstances: "maxTolerableInstanceFailures",
-  startTasks: "startPods",
-};
-
-function replaceField(field: string): string {
-  if (field.startsWith("options.")) {
-    const name = field.slice("options.".length);
-    return `updateSpec.${UPDATE_SPEC_FIELD[name] ?? name}`;
-  }
-  if (field === "configVersion") return "version.value";
-  if (field === "jobId") return "jobId.value";
-  return `spec.${specField(field)}`;
-}
-
-/** Peloton's UpdateSpec as our update options; batch size 0 is Peloton's "all at once". */
-function updateOptions(spec: UpdateSpec | undefined) {
-  return {
-    ...(spec?.batchSize ? { batchSize: spec.batchSize } : { batchSize: 0, batchPercentage: 100 }),
-    rollbackOnFailure: spec?.rollbackOnFailure ?? false,
-    maxInstanceAttempts: spec?.maxInstanceRetries ?? 0,
-    maxFailureInstances: spec?.maxTolerableInstanceFailures ?? 0,
-    startPaused: spec?.startPaused ?? false,
-    inPlace: spec?.inPlace ?? false,
-    startTasks: spec?.startPods ?? false,
-  };
-}
 
 /** The job's newest update, if it ever had one. */
 export async function latestUpdate(caller: Caller, jobId: string): Promise<UpdateView | null> {
@@ -139,28 +102,6 @@ function workflowAction(action: "pause" | "resume" | "abort") {
 }
 
 export const jobWorkflowHandlers: Implementation<typeof JobService> = {
-  /** A rolling update to the new spec (`peloton update create`). */
-  async replaceJob(req, { caller }) {
-    if (req.secrets.length)
-      throw unimplemented("secrets: job secrets are not supported by this scheduler yet");
-    if (req.opaqueData?.data)
-      throw unimplemented("opaqueData: this scheduler keeps no opaque data with a workflow");
-    if (!req.spec) throw invalidArgument("spec", "a replacement needs the job's new spec");
-    const id = jobIdOf(req.jobId);
-    const asked = parseEntityVersion(req.version?.value);
-    const yaml = configYaml(JobConfigSchema, jobConfigOf(req.spec, "spec"));
-    await naming(
-      replaceField,
-      caller.updates.create({
-        jobId: id,
-        yaml,
-        options: updateOptions(req.updateSpec),
-        ...(asked ? { configVersion: asked.configVersion } : {}),
-      }),
-    );
-    return { version: await currentVersion(caller, id) };
-  },
-
   pauseJobWorkflow: workflowAction("pause"),
   resumeJobWorkflow: workflowAction("resume"),
   abortJobWorkflow: workflowAction("abort"),

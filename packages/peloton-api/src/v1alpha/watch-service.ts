@@ -1,63 +1,65 @@
 /**
- * peloton.api.v1alpha.watch.svc.WatchService: a job's pods as they change,
- * streamed. Fed by the same change feed as the console's live views
- * (`live.changes`, PostgreSQL LISTEN/NOTIFY): each announcement of the job's
- * tasks rereads them through the router and sends the pods whose state or
- * run changed. The first answer holds every pod the filter selects.
+ * peloton.api.v1alpha.watch.svc.WatchService: stateless jobs and a job's
+ * pods as they change, streamed (watch-sources.ts). Fed by the same change
+ * feed as the console's live views (`live.changes`, PostgreSQL
+ * LISTEN/NOTIFY): each announcement of a source's topic rereads its objects
+ * through the router and sends those that changed. The first answer holds
+ * every object the filters select; `revision` counts a watch's answers.
  */
 import { randomUUID } from "node:crypto";
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { type Implementation, serve } from "../calls/registry.ts";
-import { invalidArgument, unimplemented } from "../calls/status.ts";
-import {
-  type WatchResponseSchema,
-  WatchService,
-} from "../generated/peloton/api/v1alpha/watch/svc/watch_svc_pb.ts";
-import type { TaskListed } from "../v0/task-info.ts";
-import { jobTasks, podName, podSummary } from "./pods.ts";
+import { invalidArgument } from "../calls/status.ts";
+import { WatchService } from "../generated/peloton/api/v1alpha/watch/svc/watch_svc_pb.ts";
+import { jobSource, podSource, type WatchAnswer, type WatchSource } from "./watch-sources.ts";
 
 /** Open watches by id, so Cancel can end one. */
 const watches = new Map<string, AbortController>();
 
+/** The sources' answers as one. */
+async function readAll(
+  sources: readonly WatchSource[],
+  keys: readonly string[] | null,
+): Promise<WatchAnswer> {
+  const answers = await Promise.all(sources.map((s) => s.read(keys)));
+  return {
+    statelessJobs: answers.flatMap((a) => a.statelessJobs),
+    statelessJobsNotFound: answers.flatMap((a) => a.statelessJobsNotFound),
+    pods: answers.flatMap((a) => a.pods),
+  };
+}
+
+const empty = (a: WatchAnswer) =>
+  a.statelessJobs.length + a.statelessJobsNotFound.length + a.pods.length === 0;
+
 const handlers: Implementation<typeof WatchService> = {
   async *watch(req, { caller, signal }) {
-    if (req.statelessJobFilter)
-      throw unimplemented(
-        "stateless_job_filter: watching jobs is not supported yet; watch a job's pods with pod_filter",
-      );
+    // Announcements are not kept: nothing before this watch's first answer can be replayed.
     if (req.startRevision)
-      throw unimplemented("start_revision: a watch starts from the current state here");
-    const filter = req.podFilter;
-    const jobId = filter?.jobId?.value ?? "";
-    if (!jobId) throw invalidArgument("pod_filter.job_id", "name the job whose pods to watch");
-    if (filter?.labels.length)
-      throw unimplemented("pod_filter.labels: filtering pods by label is not supported yet");
-    const names = new Set(filter?.podNames.map((n) => n.value) ?? []);
-    const name = (t: TaskListed) => podName(t.jobId, t.instanceId);
-    const wanted = (t: TaskListed) => names.size === 0 || names.has(name(t));
+      throw new ConnectError(
+        `start_revision: revision ${req.startRevision} cannot be replayed: changes are announced, not kept, and each watch counts its own revisions; a watch starts from the current state (start_revision 0), its first answer holding every object the filters select`,
+        Code.OutOfRange,
+      );
+    const sources: WatchSource[] = [];
+    if (req.statelessJobFilter) sources.push(jobSource(caller, req.statelessJobFilter));
+    if (req.podFilter) sources.push(podSource(caller, req.podFilter));
+    if (sources.length === 0)
+      throw invalidArgument(
+        "pod_filter",
+        "say what to watch: stateless_job_filter (jobs), pod_filter (a job's pods), or both",
+      );
 
     const watchId = randomUUID();
     const cancel = new AbortController();
     watches.set(watchId, cancel);
     const ended = AbortSignal.any([signal, cancel.signal]);
-    // Subscribed before the first read, so no change between the two is missed.
-    const changes = await caller.live.changes({ topics: ["tasks"] });
-    const sent = new Map<string, string>();
-    let revision = 0n;
-    const changed = async (): Promise<MessageInitShape<typeof WatchResponseSchema> | null> => {
-      const pods = (await jobTasks(caller, jobId)).filter(wanted).filter((t) => {
-        const seen = `${t.state}/${t.runId}/${t.goalState}`;
-        if (sent.get(name(t)) === seen) return false;
-        sent.set(name(t), seen);
-        return true;
-      });
-      if (pods.length === 0 && revision > 0n) return null;
-      revision += 1n;
-      return { watchId, revision, pods: pods.map(podSummary) };
-    };
     try {
-      const first = await changed();
-      if (first) yield first;
+      // Subscribed before the first read, so no change between the two is missed.
+      const changes = await caller.live.changes({
+        topics: [...new Set(sources.map((s) => s.topic))],
+      });
+      let revision = 1n;
+      yield { watchId, revision, ...(await readAll(sources, null)) };
       const stop = new Promise<"stop">((resolve) =>
         ended.addEventListener("abort", () => resolve("stop"), { once: true }),
       );
@@ -66,13 +68,16 @@ const handlers: Implementation<typeof WatchService> = {
         const next = await Promise.race([iterator.next(), stop]);
         if (next === "stop" || next.done) break;
         const message = next.value;
-        const ours =
-          message.kind === "resync" ||
-          (message.kind === "change" &&
-            (message.keys === null || message.keys.some((k) => k.startsWith(`${jobId}/`))));
-        if (!ours) continue;
-        const answer = await changed();
-        if (answer) yield answer;
+        let answer: WatchAnswer | null = null;
+        if (message.kind === "resync") answer = await readAll(sources, null);
+        else if (message.kind === "change")
+          answer = await readAll(
+            sources.filter((s) => s.topic === message.topic),
+            message.keys,
+          );
+        if (!answer || empty(answer)) continue;
+        revision += 1n;
+        yield { watchId, revision, ...answer };
       }
       await iterator.return?.();
     } finally {

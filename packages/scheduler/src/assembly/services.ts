@@ -19,6 +19,11 @@ import { type CreateJobResult, createJob, type JobSubmission } from "../jobmgr/c
 import { createUpdate, type UpdateRequest } from "../jobmgr/updates/create-update.ts";
 import type { UpdateResult } from "../jobmgr/updates/failures.ts";
 import { actOnUpdate, type UpdateAction } from "../jobmgr/updates/update-actions.ts";
+import {
+  diffUpdate,
+  type UpdateDiffRequest,
+  type UpdateDiffResult,
+} from "../jobmgr/updates/update-diff.ts";
 import { createRespoolService, type RespoolService } from "../resmgr/respool/service.ts";
 
 export interface SchedulerServices {
@@ -34,6 +39,8 @@ export interface SchedulerServices {
   /** Updates (Peloton's update workflow): start one, pause, resume, abort, roll back. */
   updates: {
     create(request: UpdateRequest): Promise<UpdateResult>;
+    /** What `create` with this config would do to each instance; nothing is written. */
+    diff(request: UpdateDiffRequest): Promise<UpdateDiffResult>;
     act(updateId: string, action: UpdateAction, acting: Acting): Promise<UpdateResult>;
   };
   pools: RespoolService;
@@ -84,6 +91,7 @@ export function schedulerServices(
     },
     updates: {
       create: (request) => createUpdate(gateway, request),
+      diff: (request) => diffUpdate(gateway, request),
       act: (updateId, action, acting) => actOnUpdate(gateway, updateId, action, acting),
     },
     pools: createRespoolService(gateway),

@@ -120,16 +120,21 @@ export async function createUpdate(
 }
 
 /** A DAEMON job's instances follow its hosts, not the file's instanceCount. */
-function targetInstanceCount(job: JobDetailRecord, req: UpdateRequest): number {
+export function targetInstanceCount(
+  job: JobDetailRecord,
+  req: Pick<UpdateRequest, "kind" | "config">,
+): number {
   if (req.kind !== "UPDATE" || !req.config || job.type === "DAEMON") return job.instanceCount;
   return req.config.value.instanceCount;
 }
 
-/** Every rule a new update must pass, in the order a user fixes them. */
-function check(
+/**
+ * The rules on the job and the new config alone (not the update's options):
+ * the ones a preview of the update (update-diff.ts) must pass too.
+ */
+export function checkTarget(
   job: JobDetailRecord,
-  active: JobUpdateRecord | null,
-  req: UpdateRequest,
+  req: Pick<UpdateRequest, "config" | "configVersion">,
 ): UpdateFailure | null {
   if (job.goalState === "DELETED") return { kind: "job_deleted", jobId: job.id };
   if (job.type === "BATCH") return { kind: "batch_job", jobId: job.id };
@@ -144,6 +149,17 @@ function check(
       given: req.configVersion,
       current: job.configVersion,
     };
+  return null;
+}
+
+/** Every rule a new update must pass, in the order a user fixes them. */
+function check(
+  job: JobDetailRecord,
+  active: JobUpdateRecord | null,
+  req: UpdateRequest,
+): UpdateFailure | null {
+  const target = checkTarget(job, req);
+  if (target) return target;
   const o = req.options;
   if (o.batchSize === 0 && o.batchPercentage === 0)
     return {
