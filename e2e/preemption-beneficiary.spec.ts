@@ -18,7 +18,8 @@
  * first period it is seen, and the taker is named because a pool created
  * since the last period starts from it (engine takers.ts, `baselineOf`).
  * Each attempt has pools of its own, and gives back the parent's reservation
- * and stops its jobs however it ends, so a retry starts from a clean r3.
+ * and stops its jobs however it ends (afterEach: a timed-out test too), so a
+ * retry, and the specs after it, start from a free r3.
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
@@ -50,11 +51,21 @@ async function reservedPool(api: Api, path: string, cpu: number) {
 }
 
 /** Stops a job the spec started, and waits until none of its tasks holds r3. */
-async function stopJob(api: Api, id: string | undefined) {
-  if (id === undefined) return;
+async function stopJob(api: Api, id: string) {
   await api.jobs.stop.mutate({ id });
   await waitFor(`job ${id} to stop running`, async () => (await running(api, id)) === 0);
 }
+
+/** What the running attempt made, for afterEach to give back however the attempt ended. */
+const made: { parent?: string; jobs: string[] } = { jobs: [] };
+
+test.afterEach(async ({ baseURL }) => {
+  const api = adminApi(baseURL!);
+  // r3's cores and the parent's 6 reserved ones back to the specs after this one.
+  for (const id of made.jobs.splice(0)) await stopJob(api, id);
+  if (made.parent !== undefined) await releaseReservation(made.parent);
+  made.parent = undefined;
+});
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const root = resolve(import.meta.dirname, "..");
@@ -71,115 +82,103 @@ test("an inter-pool preemption is for the pool whose demand took the entitlement
   const parent = `/takers-${test.info().retry}-${Date.now().toString(36)}`;
   const holderPool = `${parent}/holder`;
   const takerPool = `${parent}/taker`;
-  let holderJob: string | undefined;
-  let takerJob: string | undefined;
-  try {
-    await reservedPool(api, parent, 6);
-    await createPool(api, holderPool, 6, "Holds the parent's 6 cores");
-    await createPool(api, takerPool, 6, "Wants 2, and gets r3's free cores at once");
-    holderJob = (
-      await api.jobs.create.mutate({
-        pool: holderPool,
-        yaml: journeyJobYaml("holder-work", { instances: 6, priority: 1, rack: "r3" }),
-      })
-    ).id;
-    const holder = holderJob;
-    await waitFor("holder-work to run 6 tasks", async () => (await running(api, holder)) === 6);
-    takerJob = (
-      await api.jobs.create.mutate({
+  made.parent = parent;
+  await reservedPool(api, parent, 6);
+  await createPool(api, holderPool, 6, "Holds the parent's 6 cores");
+  await createPool(api, takerPool, 6, "Wants 2, and gets r3's free cores at once");
+  const holder = await api.jobs.create.mutate({
+    pool: holderPool,
+    yaml: journeyJobYaml("holder-work", { instances: 6, priority: 1, rack: "r3" }),
+  });
+  made.jobs.push(holder.id);
+  await waitFor("holder-work to run 6 tasks", async () => (await running(api, holder.id)) === 6);
+  const taker = await api.jobs.create.mutate({
+    pool: takerPool,
+    yaml: journeyJobYaml("taker-work", { instances: 2, priority: 1, rack: "r3" }),
+  });
+  made.jobs.push(taker.id);
+  await waitFor("taker-work to run 2 tasks", async () => (await running(api, taker.id)) === 2);
+  const rows = await waitFor(
+    "2 holder-work tasks preempted for the taker",
+    async () => {
+      const page_ = await api.preemptions.list.query({
         pool: takerPool,
-        yaml: journeyJobYaml("taker-work", { instances: 2, priority: 1, rack: "r3" }),
-      })
-    ).id;
-    const taker = takerJob;
-    await waitFor("taker-work to run 2 tasks", async () => (await running(api, taker)) === 2);
-    const rows = await waitFor(
-      "2 holder-work tasks preempted for the taker",
-      async () => {
-        const page_ = await api.preemptions.list.query({
-          pool: takerPool,
-          side: "beneficiary",
-          limit: 50,
-        });
-        return page_.items.length >= 2 ? page_.items : null;
-      },
-      90_000,
-    );
-    const p = rows[0]!;
-    expect(p.victim.poolPath).toBe(holderPool);
-    // Pools elsewhere in the busy e2e cluster may have grown in the same period: the
-    // closest one (the sibling, at the parent's level) is named first and the others counted.
-    expect(p.reason).toMatch(
-      new RegExp(
-        `${literal(takerPool)}'s demand took it( \\(and \\d+ more pools?\\))?, its cpu entitlement 0 → 2, decided at ${literal(parent)};`,
-      ),
-    );
+        side: "beneficiary",
+        limit: 50,
+      });
+      return page_.items.length >= 2 ? page_.items : null;
+    },
+    90_000,
+  );
+  const p = rows[0]!;
+  expect(p.victim.poolPath).toBe(holderPool);
+  // Pools elsewhere in the busy e2e cluster may have grown in the same period: the
+  // closest one (the sibling, at the parent's level) is named first and the others counted.
+  expect(p.reason).toMatch(
+    new RegExp(
+      `${literal(takerPool)}'s demand took it( \\(and \\d+ more pools?\\))?, its cpu entitlement 0 → 2, decided at ${literal(parent)};`,
+    ),
+  );
 
-    // The drawer: for whom, and why it was for them.
-    await page.goto(`/preemptions?open=${p.id}`);
-    const details = page.getByTestId("preemption-detail");
-    await expect(details.getByTestId("preemption-reason")).toHaveText(p.reason);
-    // The drawer's own line (the task's history below it names the pools too).
-    const forWhom = details.locator("dl").getByTestId("beneficiary-pools");
-    await expect(forWhom.getByRole("link", { name: takerPool })).toBeVisible();
-    // Other pools that grew in the busy e2e cluster may be named after it: "their demand".
-    await expect(forWhom).toContainText(/(its|their) demand took the entitlement/);
-    await expect(details.getByTestId("beneficiaries")).toContainText(
-      "cpu entitlement 0 cores → 2 cores",
-    );
-    await expect(details).toContainText(parent);
-    await expect(details).not.toContainText("no pool waited");
-    await shot(page, "preemption-beneficiary-light");
-    await page.emulateMedia({ colorScheme: "dark" });
-    await shot(page, "preemption-beneficiary-dark");
-    await page.emulateMedia({ colorScheme: "light" });
+  // The drawer: for whom, and why it was for them.
+  await page.goto(`/preemptions?open=${p.id}`);
+  const details = page.getByTestId("preemption-detail");
+  await expect(details.getByTestId("preemption-reason")).toHaveText(p.reason);
+  // The drawer's own line (the task's history below it names the pools too).
+  const forWhom = details.locator("dl").getByTestId("beneficiary-pools");
+  await expect(forWhom.getByRole("link", { name: takerPool })).toBeVisible();
+  // Other pools that grew in the busy e2e cluster may be named after it: "their demand".
+  await expect(forWhom).toContainText(/(its|their) demand took the entitlement/);
+  await expect(details.getByTestId("beneficiaries")).toContainText(
+    "cpu entitlement 0 cores → 2 cores",
+  );
+  await expect(details).toContainText(parent);
+  await expect(details).not.toContainText("no pool waited");
+  await shot(page, "preemption-beneficiary-light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await shot(page, "preemption-beneficiary-dark");
+  await page.emulateMedia({ colorScheme: "light" });
 
-    // The pool filter applies as you type and says when no pool has the path typed.
-    await page.goto("/preemptions");
-    const poolFilter = page.getByRole("combobox", { name: "Pool", exact: true });
-    const typed = `${parent}/tak`;
-    await poolFilter.fill(typed);
-    await expect(page).toHaveURL(new RegExp(`pool=${literal(encodeURIComponent(typed))}(&|$)`));
-    await expect(page.getByTestId("pool-missing")).toContainText(`No pool ${typed} exists now`);
-    await expect(poolFilter).toBeFocused();
-    await poolFilter.fill(takerPool);
-    await page.getByRole("combobox", { name: "Side of the pool" }).selectOption("beneficiary");
-    await expect(page).toHaveURL(
-      new RegExp(`pool=${literal(encodeURIComponent(takerPool))}.*side=beneficiary`),
-    );
-    await expect(page.getByTestId("pool-missing")).toHaveCount(0);
-    await expect(
-      page.locator(`tr[data-preemption="${p.id}"]`).filter({ visible: true }),
-    ).toBeVisible();
+  // The pool filter applies as you type and says when no pool has the path typed.
+  await page.goto("/preemptions");
+  const poolFilter = page.getByRole("combobox", { name: "Pool", exact: true });
+  const typed = `${parent}/tak`;
+  await poolFilter.fill(typed);
+  await expect(page).toHaveURL(new RegExp(`pool=${literal(encodeURIComponent(typed))}(&|$)`));
+  await expect(page.getByTestId("pool-missing")).toContainText(`No pool ${typed} exists now`);
+  await expect(poolFilter).toBeFocused();
+  await poolFilter.fill(takerPool);
+  await page.getByRole("combobox", { name: "Side of the pool" }).selectOption("beneficiary");
+  await expect(page).toHaveURL(
+    new RegExp(`pool=${literal(encodeURIComponent(takerPool))}.*side=beneficiary`),
+  );
+  await expect(page.getByTestId("pool-missing")).toHaveCount(0);
+  await expect(
+    page.locator(`tr[data-preemption="${p.id}"]`).filter({ visible: true }),
+  ).toBeVisible();
 
-    // The taker's Preemptions tab counts them as given to it.
-    await page.goto(`/pools${takerPool}?tab=preemptions`);
-    const totals = page.getByTestId("pool-preemption-totals");
-    await expect(totals).toContainText(/\b[2-9]\d* given to it/);
-    await expect(
-      page.locator(`[data-testid="pool-preemptions"] a[href*="open=${p.id}"]`).first(),
-    ).toBeVisible();
+  // The taker's Preemptions tab counts them as given to it.
+  await page.goto(`/pools${takerPool}?tab=preemptions`);
+  const totals = page.getByTestId("pool-preemption-totals");
+  await expect(totals).toContainText(/\b[2-9]\d* given to it/);
+  await expect(
+    page.locator(`[data-testid="pool-preemptions"] a[href*="open=${p.id}"]`).first(),
+  ).toBeVisible();
 
-    // The CLI finds them on the beneficiary's side.
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        resolve(root, "packages/cli/bin/peloton.mjs"),
-        "preemption",
-        "list",
-        "--pool",
-        takerPool,
-        "--side",
-        "beneficiary",
-      ],
-      { env: cliEnv(baseURL) },
-    );
-    expect(stdout).toContain(holderPool);
-    expect(stdout.match(/holder-work\/\d/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
-  } finally {
-    // r3's cores and the parent's 6 reserved ones back to the specs after this one.
-    await stopJob(api, holderJob);
-    await stopJob(api, takerJob);
-    await releaseReservation(parent);
-  }
+  // The CLI finds them on the beneficiary's side.
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      resolve(root, "packages/cli/bin/peloton.mjs"),
+      "preemption",
+      "list",
+      "--pool",
+      takerPool,
+      "--side",
+      "beneficiary",
+    ],
+    { env: cliEnv(baseURL) },
+  );
+  expect(stdout).toContain(holderPool);
+  expect(stdout.match(/holder-work\/\d/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
 });
