@@ -1,23 +1,33 @@
 /**
  * An inter-pool preemption nobody waits for any more (issue #19 item 3):
- * /takers/taker's demand halves /takers/holder's entitlement, and its tasks
- * are admitted and placed on free hosts at once. /takers/holder gives back
- * 4 cores after the sustained periods — for /takers/taker, whose demand took
- * them: the drawer says so, the taker's Preemptions tab counts them as given
- * to it, and `peloton preemption list --side beneficiary` finds them.
+ * the taker's demand halves the holder's entitlement, and its tasks are
+ * admitted and placed on free hosts at once. The holder gives back 2 cores
+ * after the sustained periods — for the taker, whose demand took them: the
+ * drawer says so, the taker's Preemptions tab counts them as given to it,
+ * and `peloton preemption list --side beneficiary` finds them.
  *
  * All of it on rack r3 (one 8-core host the journey leaves free), so the
  * rest of the cluster's work does not move the numbers:
  *
- *   /takers        cpu reservation 6, limit 6
- *   ├── holder     holder-work: 6 × 1 core, entitlement 6 → 4 when taker asks
- *   └── taker      taker-work: 2 × 1 core, entitlement 0 → 2, placed on r3's 2 free cores
+ *   /takers-<attempt>   cpu reservation 6, limit 6
+ *   ├── holder          holder-work: 6 × 1 core, entitlement 6 → 4 when taker asks
+ *   └── taker           taker-work: 2 × 1 core, entitlement 0 → 2, placed on r3's 2 free cores
+ *
+ * The pools are created, filled and outgrown within a second or two, often
+ * between two of the preemptor's periods: the holder is then over from the
+ * first period it is seen, and the taker is named because a pool created
+ * since the last period starts from it (engine takers.ts, `baselineOf`).
+ * Each attempt has pools of its own, and gives back the parent's reservation
+ * and stops its jobs however it ends (afterEach: a timed-out test too), so a
+ * retry, and the specs after it, start from a free r3.
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { adminApi, cliEnv } from "./support/auth.ts";
 import { createPool, journeyJobYaml, running, waitFor } from "./support/preemption-journey.ts";
+import { releaseReservation } from "./support/spec-pools.ts";
+import { expect, type Page, test } from "./support/test.ts";
 
 type Api = ReturnType<typeof adminApi>;
 
@@ -40,116 +50,135 @@ async function reservedPool(api: Api, path: string, cpu: number) {
   });
 }
 
-import { expect, type Page, test } from "./support/test.ts";
+/** Stops a job the spec started, and waits until none of its tasks holds r3. */
+async function stopJob(api: Api, id: string) {
+  await api.jobs.stop.mutate({ id });
+  await waitFor(`job ${id} to stop running`, async () => (await running(api, id)) === 0);
+}
 
+/** What the running attempt made, for afterEach to give back however the attempt ended. */
+const made: { parent?: string; jobs: string[] } = { jobs: [] };
+
+test.afterEach(async ({ baseURL }) => {
+  const api = adminApi(baseURL!);
+  // r3's cores and the parent's 6 reserved ones back to the specs after this one.
+  for (const id of made.jobs.splice(0)) await stopJob(api, id);
+  if (made.parent !== undefined) await releaseReservation(made.parent);
+  made.parent = undefined;
+});
+
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const root = resolve(import.meta.dirname, "..");
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 
-// Quarantined (fixme): on the busy e2e cluster the preemptor may name other grown pools
-// instead of /takers/taker as the holder's beneficiaries, so "preempted for the taker" is
-// never seen (2 of the last 4 runs); and a retry finds /takers already made. It needs a
-// cluster of its own, or to read the beneficiaries whoever they are (issue #19, closing note).
-test.fixme("an inter-pool preemption is for the pool whose demand took the entitlement, though it waits for nothing", async ({
+test("an inter-pool preemption is for the pool whose demand took the entitlement, though it waits for nothing", async ({
   page,
   baseURL,
 }) => {
   test.setTimeout(180_000);
   const api = adminApi(baseURL!);
-  await reservedPool(api, "/takers", 6);
-  await createPool(api, "/takers/holder", 6, "Holds the parent's 6 cores");
-  await createPool(api, "/takers/taker", 6, "Wants 2, and gets r3's free cores at once");
+  // Pools of this attempt's own: a retry never finds the last attempt's pools or jobs.
+  const parent = `/takers-${test.info().retry}-${Date.now().toString(36)}`;
+  const holderPool = `${parent}/holder`;
+  const takerPool = `${parent}/taker`;
+  made.parent = parent;
+  await reservedPool(api, parent, 6);
+  await createPool(api, holderPool, 6, "Holds the parent's 6 cores");
+  await createPool(api, takerPool, 6, "Wants 2, and gets r3's free cores at once");
   const holder = await api.jobs.create.mutate({
-    pool: "/takers/holder",
+    pool: holderPool,
     yaml: journeyJobYaml("holder-work", { instances: 6, priority: 1, rack: "r3" }),
   });
+  made.jobs.push(holder.id);
   await waitFor("holder-work to run 6 tasks", async () => (await running(api, holder.id)) === 6);
   const taker = await api.jobs.create.mutate({
-    pool: "/takers/taker",
+    pool: takerPool,
     yaml: journeyJobYaml("taker-work", { instances: 2, priority: 1, rack: "r3" }),
   });
-  try {
-    await waitFor("taker-work to run 2 tasks", async () => (await running(api, taker.id)) === 2);
-    const rows = await waitFor(
-      "2 holder-work tasks preempted",
-      async () => {
-        const page_ = await api.preemptions.list.query({
-          pool: "/takers/taker",
-          side: "beneficiary",
-          limit: 50,
-        });
-        return page_.items.length >= 2 ? page_.items : null;
-      },
-      90_000,
-    );
-    const p = rows[0]!;
-    expect(p.victim.poolPath).toBe("/takers/holder");
-    // Pools elsewhere in the busy e2e cluster may have grown in the same period: the
-    // closest one is named first and the others counted.
-    expect(p.reason).toMatch(
-      /\/takers\/taker's demand took it( \(and \d+ more pools?\))?, its cpu entitlement 0 → 2/,
-    );
+  made.jobs.push(taker.id);
+  await waitFor("taker-work to run 2 tasks", async () => (await running(api, taker.id)) === 2);
+  const rows = await waitFor(
+    "2 holder-work tasks preempted for the taker",
+    async () => {
+      const page_ = await api.preemptions.list.query({
+        pool: takerPool,
+        side: "beneficiary",
+        limit: 50,
+      });
+      return page_.items.length >= 2 ? page_.items : null;
+    },
+    90_000,
+  );
+  const p = rows[0]!;
+  expect(p.victim.poolPath).toBe(holderPool);
+  // Pools elsewhere in the busy e2e cluster may have grown in the same period: the
+  // closest one (the sibling, at the parent's level) is named first and the others counted.
+  expect(p.reason).toMatch(
+    new RegExp(
+      `${literal(takerPool)}'s demand took it( \\(and \\d+ more pools?\\))?, its cpu entitlement 0 → 2, decided at ${literal(parent)};`,
+    ),
+  );
 
-    // The drawer: for whom, and why it was for them.
-    await page.goto(`/preemptions?open=${p.id}`);
-    const details = page.getByTestId("preemption-detail");
-    await expect(details.getByTestId("preemption-reason")).toHaveText(p.reason);
-    // The drawer's own line (the task's history below it names the pools too).
-    const forWhom = details.locator("dl").getByTestId("beneficiary-pools");
-    await expect(forWhom.getByRole("link", { name: "/takers/taker" })).toBeVisible();
-    // Other pools that grew in the busy e2e cluster may be named after it: "their demand".
-    await expect(forWhom).toContainText(/(its|their) demand took the entitlement/);
-    await expect(details.getByTestId("beneficiaries")).toContainText(
-      "cpu entitlement 0 cores → 2 cores",
-    );
-    await expect(details).toContainText("/takers");
-    await expect(details).not.toContainText("no pool waited");
-    await shot(page, "preemption-beneficiary-light");
-    await page.emulateMedia({ colorScheme: "dark" });
-    await shot(page, "preemption-beneficiary-dark");
-    await page.emulateMedia({ colorScheme: "light" });
+  // The drawer: for whom, and why it was for them.
+  await page.goto(`/preemptions?open=${p.id}`);
+  const details = page.getByTestId("preemption-detail");
+  await expect(details.getByTestId("preemption-reason")).toHaveText(p.reason);
+  // The drawer's own line (the task's history below it names the pools too).
+  const forWhom = details.locator("dl").getByTestId("beneficiary-pools");
+  await expect(forWhom.getByRole("link", { name: takerPool })).toBeVisible();
+  // Other pools that grew in the busy e2e cluster may be named after it: "their demand".
+  await expect(forWhom).toContainText(/(its|their) demand took the entitlement/);
+  await expect(details.getByTestId("beneficiaries")).toContainText(
+    "cpu entitlement 0 cores → 2 cores",
+  );
+  await expect(details).toContainText(parent);
+  await expect(details).not.toContainText("no pool waited");
+  await shot(page, "preemption-beneficiary-light");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await shot(page, "preemption-beneficiary-dark");
+  await page.emulateMedia({ colorScheme: "light" });
 
-    // The pool filter applies as you type and says when no pool has the path typed.
-    await page.goto("/preemptions");
-    const poolFilter = page.getByRole("combobox", { name: "Pool", exact: true });
-    await poolFilter.fill("/takers/tak");
-    await expect(page).toHaveURL(/pool=%2Ftakers%2Ftak(&|$)/);
-    await expect(page.getByTestId("pool-missing")).toContainText("No pool /takers/tak exists now");
-    await expect(poolFilter).toBeFocused();
-    await poolFilter.fill("/takers/taker");
-    await page.getByRole("combobox", { name: "Side of the pool" }).selectOption("beneficiary");
-    await expect(page).toHaveURL(/pool=%2Ftakers%2Ftaker.*side=beneficiary/);
-    await expect(page.getByTestId("pool-missing")).toHaveCount(0);
-    await expect(
-      page.locator(`tr[data-preemption="${p.id}"]`).filter({ visible: true }),
-    ).toBeVisible();
+  // The pool filter applies as you type and says when no pool has the path typed.
+  await page.goto("/preemptions");
+  const poolFilter = page.getByRole("combobox", { name: "Pool", exact: true });
+  const typed = `${parent}/tak`;
+  await poolFilter.fill(typed);
+  await expect(page).toHaveURL(new RegExp(`pool=${literal(encodeURIComponent(typed))}(&|$)`));
+  await expect(page.getByTestId("pool-missing")).toContainText(`No pool ${typed} exists now`);
+  await expect(poolFilter).toBeFocused();
+  await poolFilter.fill(takerPool);
+  await page.getByRole("combobox", { name: "Side of the pool" }).selectOption("beneficiary");
+  await expect(page).toHaveURL(
+    new RegExp(`pool=${literal(encodeURIComponent(takerPool))}.*side=beneficiary`),
+  );
+  await expect(page.getByTestId("pool-missing")).toHaveCount(0);
+  await expect(
+    page.locator(`tr[data-preemption="${p.id}"]`).filter({ visible: true }),
+  ).toBeVisible();
 
-    // The taker's Preemptions tab counts them as given to it.
-    await page.goto("/pools/takers/taker?tab=preemptions");
-    const totals = page.getByTestId("pool-preemption-totals");
-    await expect(totals).toContainText(/\b[2-9]\d* given to it/);
-    await expect(
-      page.locator(`[data-testid="pool-preemptions"] a[href*="open=${p.id}"]`).first(),
-    ).toBeVisible();
+  // The taker's Preemptions tab counts them as given to it.
+  await page.goto(`/pools${takerPool}?tab=preemptions`);
+  const totals = page.getByTestId("pool-preemption-totals");
+  await expect(totals).toContainText(/\b[2-9]\d* given to it/);
+  await expect(
+    page.locator(`[data-testid="pool-preemptions"] a[href*="open=${p.id}"]`).first(),
+  ).toBeVisible();
 
-    // The CLI finds them on the beneficiary's side.
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        resolve(root, "packages/cli/bin/peloton.mjs"),
-        "preemption",
-        "list",
-        "--pool",
-        "/takers/taker",
-        "--side",
-        "beneficiary",
-      ],
-      { env: cliEnv(baseURL) },
-    );
-    expect(stdout).toContain("/takers/holder");
-    expect(stdout.match(/holder-work\/\d/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
-  } finally {
-    await api.jobs.stop.mutate({ id: holder.id });
-    await api.jobs.stop.mutate({ id: taker.id });
-  }
+  // The CLI finds them on the beneficiary's side.
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      resolve(root, "packages/cli/bin/peloton.mjs"),
+      "preemption",
+      "list",
+      "--pool",
+      takerPool,
+      "--side",
+      "beneficiary",
+    ],
+    { env: cliEnv(baseURL) },
+  );
+  expect(stdout).toContain(holderPool);
+  expect(stdout.match(/holder-work\/\d/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
 });

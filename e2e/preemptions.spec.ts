@@ -262,7 +262,8 @@ test.describe("preemptions", () => {
     test.setTimeout(120_000);
     const api = adminApi(baseURL!);
     // One core for the pool (its cap, whatever the backlog takes): two 1-core jobs cannot both run.
-    const pool = "/oncall/live";
+    // A pool of this attempt's own: a retry (or --repeat-each) must not find the last one's.
+    const pool = `/oncall/live-${test.info().retry}-${Date.now().toString(36)}`;
     await createPool(api, pool, 1, "One core: priorities decide who runs");
     await page.goto(`/preemptions?pool=${encodeURIComponent(pool)}`);
     await expect(page.getByText("No preemption matches these filters")).toBeVisible();

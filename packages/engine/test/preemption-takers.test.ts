@@ -4,7 +4,13 @@
  * pool's baseline, the last period it was within its own.
  */
 
-import { cycle, leaf, running } from "@peloton/test-support/engine/preemption-builders.ts";
+import {
+  cycle,
+  cycleInput,
+  type LeafBuilder,
+  leaf,
+  running,
+} from "@peloton/test-support/engine/preemption-builders.ts";
 import { describe, expect, it } from "vitest";
 import {
   advanceBaselines,
@@ -55,13 +61,29 @@ describe("baselines (state passed in, returned)", () => {
       prev: { "/gone": earlier },
       want: { "/a": 4, "/b": 4 },
     },
+    {
+      name: "a pool over its entitlement listed in the last period without a baseline has none",
+      over: ["/a"],
+      prev: { "/": earlier },
+      want: { "/b": 4 },
+    },
   ])("$name", ({ over, prev, want }) => {
     const next = advanceBaselines(now, new Set(over), prev as EntitlementBaselines);
     // Each pool's baseline, read as its own entitlement then.
     const own = Object.fromEntries(
-      Object.entries(next).map(([p, at]) => [p, at.get(p)?.nonSlack.cpu]),
+      Object.entries(next)
+        .filter(([p]) => p !== "/")
+        .map(([p, at]) => [p, at.get(p)?.nonSlack.cpu]),
     );
-    expect(own).toEqual(want);
+    expect(own).toStrictEqual(want);
+    // The root's is always this period's: where a pool created before the next one starts.
+    expect(next["/"]?.get("/a")?.nonSlack.cpu).toBe(4);
+  });
+
+  it("a pool created since the last period and over already starts from that period", () => {
+    const last = entitlementsAt([leaf("/b").entitled({ cpu: 0 }).build()]);
+    const next = advanceBaselines(now, new Set(["/a"]), { "/": last });
+    expect(next["/a"]).toBe(last);
   });
 
   it("a decision returns the baselines: the due pool keeps its own, the others move on", () => {
@@ -190,5 +212,67 @@ describe("the pools whose demand took the entitlement", () => {
       expect.objectContaining({ pool: "/b", level: "/", entitlementBefore: cpu(0) }),
     ]);
     expect(entitlementTakers("/a", cpu(2), "NON_SLACK", b, [victim, taker])).toEqual([]);
+  });
+});
+
+describe("pools created, filled and outgrown between two periods (a busy preemptor's)", () => {
+  //   /
+  //   ├─ web          entitlement 4, or 4 → 6 meanwhile
+  //   └─ takers       cpu reservation 6, limit 6
+  //      ├─ holder    allocation 6 > entitlement 4
+  //      └─ taker     entitlement 0 → 2, its 2 tasks placed at once (waits for nothing)
+  // Each row is the pools of three periods in a row, sustained count 2.
+  const holder = () => leaf("/takers/holder").entitled({ cpu: 4 }).allocated({ cpu: 6 });
+  const taker = () => leaf("/takers/taker").entitled({ cpu: 2 }).allocated({ cpu: 2 });
+  const web = (cpu: number) => leaf("/web").entitled({ cpu }).allocated({ cpu });
+  const tasks = [running("h5").in("/takers/holder").priority(1).cpu(2).started(5)];
+
+  /** The beneficiaries of every decision over the periods: [pool, level, entitlement before]. */
+  function named(periods: LeafBuilder[][]) {
+    let counts: Record<string, number> = {};
+    let baselines: EntitlementBaselines = {};
+    const out: [string, string, number | undefined][][] = [];
+    for (const pools of periods) {
+      const result = decidePreemptions(
+        cycleInput({ pools, tasks, counts, baselines, sustained: 2 }),
+      );
+      if (!result.ok) throw new Error("valid input expected");
+      for (const d of result.decisions) {
+        if (d.kind !== "INTER_POOL") continue;
+        out.push(d.beneficiaries.map((b) => [b.pool, b.level, b.entitlementBefore?.cpu]));
+      }
+      counts = result.overAllocationCounts;
+      baselines = result.entitlementBaselines;
+    }
+    return out;
+  }
+
+  it.each([
+    {
+      name: "the sibling whose demand took the entitlement is named, from nothing",
+      periods: [[web(4)], [web(4), holder(), taker()], [web(4), holder(), taker()]],
+      want: [[["/takers/taker", "/takers", 0]]],
+    },
+    {
+      name: "a pool grown elsewhere meanwhile is named after the sibling",
+      periods: [[web(4)], [web(6), holder(), taker()], [web(6), holder(), taker()]],
+      want: [
+        [
+          ["/takers/taker", "/takers", 0],
+          ["/web", "/", 4],
+        ],
+      ],
+    },
+    {
+      name: "over since the leader's first period: when it was within is not known, nobody is named",
+      periods: [
+        [web(4), holder(), taker()],
+        [web(4), holder(), taker()],
+        [web(4), holder(), taker()],
+      ],
+      want: [[]],
+    },
+  ])("$name", ({ periods, want }) => {
+    expect(named(periods)).toEqual(want);
   });
 });

@@ -22,7 +22,7 @@ import { preemptOverAllocatedPools } from "./inter-pool.ts";
 import { preemptForWaitingGangs } from "./intra-pool.ts";
 import { advanceOverAllocation } from "./over-allocation.ts";
 import { PoolAllocations } from "./pool-allocations.ts";
-import { advanceBaselines, entitlementTakers } from "./takers.ts";
+import { advanceBaselines, baselineOf, entitlementTakers } from "./takers.ts";
 import { validatePreemptionInput } from "./validate.ts";
 
 /** Pools over their entitlement this period: counting, or due (whose count restarted). */
@@ -68,7 +68,7 @@ export function decidePreemptions(input: PreemptionInput): PreemptionResult {
   //    the pool's baseline are named instead (takers.ts).
   const baselines = input.entitlementBaselines ?? {};
   const takersOf = (pool: string, excess: Resources, cls: ResourceClass) => {
-    const before = baselines[pool];
+    const before = baselineOf(pool, baselines);
     return before ? entitlementTakers(pool, excess, cls, before, input.pools) : [];
   };
   const inter = preemptOverAllocatedPools(step.due, candidates, waitingFor, budget, takersOf);

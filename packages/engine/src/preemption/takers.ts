@@ -12,6 +12,14 @@
  * that use that kind (allocation or demand), are the ones the preemption is
  * for. The baselines are state the caller keeps between periods, like the
  * over-allocation counts: passed in, returned, never read from a clock.
+ *
+ * A pool created since the last period held nothing then, so it was within
+ * its entitlement: its baseline is that period's entitlements. Without this
+ * a pool created, filled and outgrown by a sibling between two periods (a
+ * busy preemptor's periods are seconds apart) never had a baseline, and the
+ * sibling whose demand took its entitlement was never named (issue #19
+ * item 3). The root keeps the last period's entitlements for it: the root is
+ * never over its own (it is the cluster).
  */
 import { RESOURCE_KINDS } from "../resources/kinds.ts";
 import {
@@ -20,6 +28,7 @@ import {
   subtractResources,
   toResources,
 } from "../resources/resources.ts";
+import { ROOT_PATH } from "../respool/path.ts";
 import type { ResourceClass } from "../vocabulary/preemption.ts";
 import {
   type Beneficiary,
@@ -39,7 +48,10 @@ export interface PoolEntitlements {
 /** Every leaf's entitlements at one period, by path. */
 export type EntitlementsAt = ReadonlyMap<string, PoolEntitlements>;
 
-/** Per pool: the entitlements of every leaf at the last period it was within its own. */
+/**
+ * Per pool: the entitlements of every leaf at the last period it was within
+ * its own; under the root's path, the last period's (see `baselineOf`).
+ */
 export type EntitlementBaselines = Readonly<Record<string, EntitlementsAt>>;
 
 export function entitlementsAt(pools: readonly PreemptionPool[]): EntitlementsAt {
@@ -49,9 +61,24 @@ export function entitlementsAt(pools: readonly PreemptionPool[]): EntitlementsAt
 }
 
 /**
+ * A pool's baseline: its own; for a pool not listed in the last period (created
+ * since), that period's entitlements; none for a pool listed then without one
+ * (over since a new leader's first period: when it was within is not known).
+ */
+export function baselineOf(
+  pool: string,
+  baselines: EntitlementBaselines,
+): EntitlementsAt | undefined {
+  if (Object.hasOwn(baselines, pool)) return baselines[pool];
+  const last = Object.hasOwn(baselines, ROOT_PATH) ? baselines[ROOT_PATH] : undefined;
+  return last && !last.has(pool) ? last : undefined;
+}
+
+/**
  * The baselines for the next period: a pool within its entitlement now
- * takes this period's entitlements (one map shared by all of them); a pool
- * over it keeps the one it had. Pools no longer listed are forgotten.
+ * takes this period's entitlements (one map shared by all of them, and kept
+ * under the root's path too); a pool over it keeps the one it had
+ * (`baselineOf`). Pools no longer listed are forgotten.
  */
 export function advanceBaselines(
   pools: readonly PreemptionPool[],
@@ -62,8 +89,12 @@ export function advanceBaselines(
   const next: Record<string, EntitlementsAt> = {};
   for (const p of pools) {
     if (!overAllocated.has(p.path)) next[p.path] = now;
-    else if (Object.hasOwn(previous, p.path)) next[p.path] = previous[p.path]!;
+    else {
+      const before = baselineOf(p.path, previous);
+      if (before) next[p.path] = before;
+    }
   }
+  next[ROOT_PATH] = now;
   return next;
 }
 
