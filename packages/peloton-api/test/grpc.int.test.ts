@@ -8,7 +8,7 @@
  */
 import { connect } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { agent, leafPool, startSystem } from "@peloton/test-support/scheduler/system.ts";
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
@@ -26,6 +26,7 @@ import { TaskManager, TaskState } from "../src/generated/peloton/api/v0/task/tas
 import { UpdateService } from "../src/generated/peloton/api/v0/update/svc/update_svc_pb.ts";
 import { PodState } from "../src/generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import { WatchService } from "../src/generated/peloton/api/v1alpha/watch/svc/watch_svc_pb.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi, TOKEN } from "./support/servers.ts";
 
 let served: Served;
@@ -81,16 +82,6 @@ function helloJob(pool: string) {
       command: { value: "echo hello $PELOTON_INSTANCE_ID", shell: true },
     },
   });
-}
-
-async function refusal(promise: Promise<unknown>): Promise<{ code: Code; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = ConnectError.from(error);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("Peloton's v0 API over gRPC", () => {

@@ -14,7 +14,8 @@ import { HostState } from "../src/generated/peloton/api/v0/host/host_pb.ts";
 import { HostService } from "../src/generated/peloton/api/v0/host/svc/host_svc_pb.ts";
 import { VolumeService } from "../src/generated/peloton/api/v0/volume/svc/volume_svc_pb.ts";
 import { VolumeState } from "../src/generated/peloton/api/v0/volume/volume_pb.ts";
-import { grpcClient, refusal } from "./support/clients.ts";
+import { grpcClient } from "./support/clients.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
 
 let served: Served;

@@ -18,7 +18,8 @@ import { ResourcePoolService } from "../src/generated/peloton/api/v0/respool/svc
 import { TaskService } from "../src/generated/peloton/api/v0/task/svc/task_svc_pb.ts";
 import { TaskState } from "../src/generated/peloton/api/v0/task/task_pb.ts";
 import { UpdateService } from "../src/generated/peloton/api/v0/update/svc/update_svc_pb.ts";
-import { grpcClient, refusal } from "./support/clients.ts";
+import { grpcClient } from "./support/clients.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
 
 let served: Served;

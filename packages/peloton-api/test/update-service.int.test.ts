@@ -19,7 +19,8 @@ import {
 } from "../src/generated/peloton/api/v0/job/job_pb.ts";
 import { UpdateService } from "../src/generated/peloton/api/v0/update/svc/update_svc_pb.ts";
 import { State } from "../src/generated/peloton/api/v0/update/update_pb.ts";
-import { grpcClient, refusal } from "./support/clients.ts";
+import { grpcClient } from "./support/clients.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi, TOKEN } from "./support/servers.ts";
 
 let served: Served;

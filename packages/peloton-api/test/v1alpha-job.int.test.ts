@@ -20,7 +20,8 @@ import {
 } from "../src/generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
 import { JobService } from "../src/generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
 import { PodState } from "../src/generated/peloton/api/v1alpha/pod/pod_pb.ts";
-import { grpcClient, refusal } from "./support/clients.ts";
+import { grpcClient } from "./support/clients.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
 
 let served: Served;

@@ -4,25 +4,16 @@
  * config field reads in a JobSpec.
  */
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { PodSpecSchema } from "../src/generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import { parseEntityVersion } from "../src/v1alpha/job-spec.ts";
 import { podSpecOf, taskConfigOf } from "../src/v1alpha/pod-spec.ts";
 import { parsePodId, parsePodName } from "../src/v1alpha/pods.ts";
 import { specField } from "../src/v1alpha/spec-fields.ts";
+import { refused } from "./support/refusals.ts";
 
 const JOB = "0b6c2c8e-6f0e-4a51-9a51-3f1b6a0c2d10";
-
-function refused(f: () => unknown): { code: Code; message: string } {
-  try {
-    f();
-  } catch (error) {
-    const e = ConnectError.from(error);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("pod names and ids", () => {
   it("reads Peloton's spelling, the job id being a UUID with its own dashes", () => {

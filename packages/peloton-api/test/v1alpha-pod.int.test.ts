@@ -10,7 +10,8 @@ import { resetDatabase } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PodState } from "../src/generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import { PodService } from "../src/generated/peloton/api/v1alpha/pod/svc/pod_svc_pb.ts";
-import { grpcClient, refusal } from "./support/clients.ts";
+import { grpcClient } from "./support/clients.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
 
 let served: Served;

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ResourceManager } from "../src/generated/peloton/api/v0/respool/respool_pb.ts";
 import { ReservationType } from "../src/generated/peloton/api/v1alpha/respool/respool_pb.ts";
 import { ResourcePoolService } from "../src/generated/peloton/api/v1alpha/respool/svc/respool_svc_pb.ts";
-import { grpcClient, refusal } from "./support/clients.ts";
+import { grpcClient } from "./support/clients.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi, TOKEN } from "./support/servers.ts";
 
 let served: Served;

@@ -14,7 +14,8 @@ import {
   type WatchResponse,
   WatchService,
 } from "../src/generated/peloton/api/v1alpha/watch/svc/watch_svc_pb.ts";
-import { grpcClient, refusal } from "./support/clients.ts";
+import { grpcClient } from "./support/clients.ts";
+import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
 
 let served: Served;

@@ -4,7 +4,7 @@
  * is merged, what is refused).
  */
 import { create, toJson } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { JobConfigSchema } from "../src/generated/peloton/api/v0/job/job_pb.ts";
 import {
@@ -15,6 +15,7 @@ import {
 import { patchedSpec } from "../src/v1alpha/job-patch.ts";
 import { jobConfigOf, type UpdateView } from "../src/v1alpha/job-spec.ts";
 import { instanceWorkflowEvents } from "../src/v1alpha/workflow-events.ts";
+import { refused } from "./support/refusals.ts";
 
 const CREATED = new Date("2026-01-02T03:04:05.000Z");
 const COMPLETED = new Date("2026-01-02T04:00:00.000Z");
@@ -94,14 +95,4 @@ describe("PatchJob's merge", () => {
 /** The config a job created from `spec` stores (v0's JobConfig as protobuf JSON). */
 function storedOf(spec: JobSpec): Record<string, unknown> {
   return toJson(JobConfigSchema, jobConfigOf(spec, "spec")) as Record<string, unknown>;
-}
-
-function refused(f: () => unknown): { code: Code; message: string } {
-  try {
-    f();
-  } catch (error) {
-    const e = ConnectError.from(error);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
 }

@@ -1,9 +1,9 @@
 /**
  * gRPC clients generated from our protos, for any service of the table,
- * sending the test token; and the refusal a call ends with.
+ * sending the test token.
  */
 import type { DescService } from "@bufbuild/protobuf";
-import { type Client, type Code, ConnectError, createClient } from "@connectrpc/connect";
+import { type Client, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { type Served, TOKEN } from "./servers.ts";
 
@@ -22,15 +22,4 @@ export function grpcClient<S extends DescService>(
     ],
   });
   return createClient(service, transport);
-}
-
-/** The gRPC code and message `promise` is refused with (the test fails when it is answered). */
-export async function refusal(promise: Promise<unknown>): Promise<{ code: Code; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = ConnectError.from(error);
-    return { code: e.code, message: e.rawMessage };
-  }
-  throw new Error("expected a refusal");
 }
