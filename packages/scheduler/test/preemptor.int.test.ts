@@ -227,7 +227,7 @@ describe("the preemptor on mesos-sim", () => {
     //   /p     cpu limit 8 (the cluster has 12)
     //   ├─ a   holds 8: its entitlement 8 → 4 when b asks
     //   └─ b   4, admitted and placed on the free cores at once: waits for nothing
-    await system(3);
+    const cycles = await system(3);
     const p = await leafPool(gateway, "p", pool(8));
     const parent = (await gateway.pools.getByPath(p))!;
     const child = (name: string) =>
@@ -243,6 +243,14 @@ describe("the preemptor on mesos-sim", () => {
       job("a-work", 8, { priority: 1, preemptible: true }),
     );
     await expect.poll(() => statesBy(aJob), { timeout: 20_000 }).toEqual(Array(8).fill("RUNNING"));
+    // A period sees /p/a within its entitlement before /p/b asks: that is the baseline
+    // /p/b's growth is measured from. (A period may not fall between /p/a's tasks
+    // running and /p/b's admission; /p/a is then over from the first period that
+    // counts it, and a pool over since the leader began names nobody.)
+    const seenWithin = cycles.length;
+    await expect
+      .poll(() => cycles.length - seenWithin, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
     const bJob = await submit(
       gateway,
       `${p}/b`,
