@@ -43,5 +43,7 @@ describe("jobs.get: why pending", () => {
       CAN_NEVER_PLACE: [1, false],
       CAN_NEVER_FIT: [1, false],
     });
+    // A reader that never shows them (Peloton's API) skips their aggregate.
+    expect((await caller.jobs.get({ id, waiting: false })).waiting).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { authorizedProcedure, protectedProcedure } from "../auth/authorize.ts";
 import {
   jobCreateInput,
   jobEventsInput,
+  jobGetInput,
   jobIdSchema,
   jobListInput,
   jobRefInput,
@@ -45,10 +46,10 @@ export const jobsRouter = router({
     };
   }).mutation(({ ctx, input }) => createFromYaml(ctx, input)),
 
-  get: protectedProcedure.input(z.object({ id: jobIdSchema })).query(async ({ ctx, input }) => {
+  get: protectedProcedure.input(jobGetInput).query(async ({ ctx, input }) => {
     const [job, waiting] = await Promise.all([
       ctx.gateway.jobs.getDetail(input.id),
-      ctx.gateway.taskReads.waitingReasons(input.id),
+      input.waiting ? ctx.gateway.taskReads.waitingReasons(input.id) : [],
     ]);
     if (job === null) throw jobNotFound(input.id);
     // resolvable: false when only the hosts or pools changing can end the wait

@@ -33,6 +33,12 @@ export const JOB_SORT_NAMES = [
 
 export const jobIdSchema = boundedText(36).pipe(z.uuid("a job id is a UUID"));
 
+/** One job; `waiting: false` leaves out why its tasks wait (an aggregate over them) for readers that never show it. */
+export const jobGetInput = z.object({
+  id: jobIdSchema,
+  waiting: z.boolean().default(true),
+});
+
 /** A job id with the version the user acted on (optional: absent = act on the current one). */
 export const jobRefInput = z.object({
   id: jobIdSchema,

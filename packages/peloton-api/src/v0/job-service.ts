@@ -3,6 +3,7 @@
  * JobManager, over the same job operations (jobs.ts).
  */
 import type { DescMethod } from "@bufbuild/protobuf";
+import { readJob } from "../calls/read-job.ts";
 import { type Implementation, serve } from "../calls/registry.ts";
 import { JobService } from "../generated/peloton/api/v0/job/svc/job_svc_pb.ts";
 import { jobId } from "./ids.ts";
@@ -20,7 +21,7 @@ const handlers: Implementation<typeof JobService> = {
 
   /** The job's config (JobManager.Get answers its runtime too). */
   async getJob(req, { caller }) {
-    const job = await caller.jobs.get({ id: jobId(req.id) });
+    const job = await readJob(caller, jobId(req.id));
     return { result: jobConfig(job) };
   },
 

@@ -7,6 +7,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { JOB_STATES, TERMINAL_JOB_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import {
   type JobConfig,
@@ -55,7 +56,7 @@ export async function getJob(
   caller: Caller,
   id: JobID | undefined,
 ): Promise<MessageInitShape<typeof JobInfoSchema>> {
-  return jobInfo(await caller.jobs.get({ id: jobId(id) }));
+  return jobInfo(await readJob(caller, jobId(id)));
 }
 
 /**
@@ -96,7 +97,7 @@ export async function queryJobs(
   });
   const results = page.items.map(jobSummary);
   if (req.summaryOnly) return { results, records: [] };
-  const records = await Promise.all(page.items.map((j) => caller.jobs.get({ id: j.id })));
+  const records = await Promise.all(page.items.map((j) => readJob(caller, j.id)));
   return { results, records: records.map(jobInfo) };
 }
 

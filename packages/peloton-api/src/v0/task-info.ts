@@ -18,11 +18,12 @@ export function taskStateOf(name: string): TaskState {
   return TaskState[name as keyof typeof TaskState] ?? TaskState.UNKNOWN;
 }
 
+/** A literal of fixed fields (no conditional spread), which V8 builds fast for 1,000 tasks a call. */
 function runtime(task: TaskListed): MessageInitShape<typeof RuntimeInfoSchema> {
   return {
     state: taskStateOf(task.state),
     goalState: taskStateOf(task.goalState),
-    ...(task.clusterTaskId ? { mesosTaskId: { value: task.clusterTaskId } } : {}),
+    mesosTaskId: task.clusterTaskId ? { value: task.clusterTaskId } : undefined,
     startTime: timeText(task.startedAt),
     completionTime: timeText(task.finishedAt),
     host: task.hostname ?? "",

@@ -8,6 +8,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { TaskState as OurTaskState } from "@peloton/engine";
 import { TASK_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import type { JobID } from "../generated/peloton/api/v0/peloton_pb.ts";
 import type { PaginationSpec } from "../generated/peloton/api/v0/query/query_pb.ts";
@@ -66,7 +67,7 @@ export async function getTask(
   const id = jobId(job);
   const [task, detail] = await Promise.all([
     caller.tasks.get({ jobId: id, instance }),
-    caller.jobs.get({ id }),
+    readJob(caller, id),
   ]);
   const info = taskInfo(task, detail.config);
   return { result: info, results: [info] };
@@ -82,7 +83,7 @@ export async function listTasks(
   const within = range && range.to > range.from ? range : undefined;
   // The job (for its config) and its tasks are read side by side.
   const [detail, tasks] = await Promise.all([
-    caller.jobs.get({ id }),
+    readJob(caller, id),
     allTasks(caller, {
       jobId: id,
       ...(within ? { instanceFrom: within.from, instanceTo: within.to - 1 } : {}),
@@ -160,7 +161,7 @@ export async function queryTasks(
   const limit = pagination?.limit || Number.POSITIVE_INFINITY;
   const host = spec?.hosts[0];
   const [job, tasks] = await Promise.all([
-    caller.jobs.get({ id }),
+    readJob(caller, id),
     allTasks(
       caller,
       { jobId: id, states: ourStates(spec?.taskStates ?? []), ...(host ? { host } : {}) },

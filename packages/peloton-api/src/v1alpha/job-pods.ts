@@ -6,6 +6,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type JobConfig, TASK_STATES, type TaskState, taskConfigFor } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import type { Implementation } from "../calls/registry.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import { TaskConfigSchema } from "../generated/peloton/api/v0/task/task_pb.ts";
@@ -71,7 +72,7 @@ export const jobPodHandlers: Implementation<typeof JobService> = {
         return podName(pod.jobId, pod.instance);
       }),
     );
-    const job = await naming(jobRefField, caller.jobs.get({ id }));
+    const job = await naming(jobRefField, readJob(caller, id));
     const limit = pagination?.limit || Number.POSITIVE_INFINITY;
     const host = spec?.hosts[0];
     const tasks: TaskListed[] = [];

@@ -1,5 +1,6 @@
 /** How a v1alpha job request names a job and its version, for the router and back. */
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import { entityVersion } from "./job-spec.ts";
 
 /** How the router's fields read in a request that names a job (and its version). */
@@ -16,5 +17,5 @@ export function jobIdOf(id: { value: string } | undefined): string {
 
 /** The job's entity version now, for an answer. */
 export async function currentVersion(caller: Caller, id: string): Promise<{ value: string }> {
-  return entityVersion(await caller.jobs.get({ id }));
+  return entityVersion(await readJob(caller, id));
 }

@@ -8,6 +8,7 @@
  */
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import type { Implementation } from "../calls/registry.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import { JobConfigSchema } from "../generated/peloton/api/v0/job/job_pb.ts";
@@ -117,7 +118,7 @@ export const jobReplaceHandlers: Implementation<typeof JobService> = {
     refuseUnsupported(req);
     if (!req.spec) throw invalidArgument("spec", "a patch needs the fields to change");
     const id = jobIdOf(req.jobId);
-    const job = await naming(jobRefField, caller.jobs.get({ id }));
+    const job = await naming(jobRefField, readJob(caller, id));
     const current = create(JobSpecSchema, jobSpecOf(job.config, job));
     const merged = patchedSpec(current, req.spec, job.config, "spec");
     return replaceWith(caller, req, merged, job.configVersion);

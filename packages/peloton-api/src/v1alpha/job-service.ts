@@ -11,6 +11,7 @@ import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { JOB_STATES, type JobState as OurJobState, TERMINAL_JOB_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import { type Implementation, serve } from "../calls/registry.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import { JobConfigSchema } from "../generated/peloton/api/v0/job/job_pb.ts";
@@ -61,7 +62,7 @@ const jobHandlers: Implementation<typeof JobService> = {
   /** The job (at a configuration version when `version` names one), or its summary. */
   async getJob(req, { caller }) {
     const id = jobIdOf(req.jobId);
-    const job = await naming(jobRefField, caller.jobs.get({ id }));
+    const job = await naming(jobRefField, readJob(caller, id));
     const update = await latestUpdate(caller, id);
     if (req.summaryOnly) return { summary: jobSummary(job, update) };
     const asked = parseEntityVersion(req.version?.value);
@@ -174,7 +175,7 @@ const jobHandlers: Implementation<typeof JobService> = {
         return { from: r.from, to: r.to - 1 };
       });
       if (version !== undefined) {
-        const job = await naming(jobRefField, caller.jobs.get({ id }));
+        const job = await naming(jobRefField, readJob(caller, id));
         if (job.version !== version)
           throw new ConnectError(
             `version.value: the job is at ${entityVersion(job).value} now; read it again`,
@@ -203,7 +204,7 @@ const jobHandlers: Implementation<typeof JobService> = {
     const id = jobIdOf(req.jobId);
     const version = parseEntityVersion(req.version?.value)?.version;
     if (!req.force) {
-      const job = await naming(jobRefField, caller.jobs.get({ id }));
+      const job = await naming(jobRefField, readJob(caller, id));
       if (!(TERMINAL_JOB_STATES as readonly string[]).includes(job.state))
         throw new ConnectError(
           `force: job ${id} is ${job.state}; stop it first, or delete it with force`,

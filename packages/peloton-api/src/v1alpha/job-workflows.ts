@@ -6,6 +6,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import type { Call, Implementation } from "../calls/registry.ts";
 import { unimplemented } from "../calls/status.ts";
 import type { WorkflowInfoSchema } from "../generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
@@ -73,7 +74,7 @@ async function currentWorkflow(
 ): Promise<UpdateView> {
   const id = jobIdOf(req.jobId);
   const asked = parseEntityVersion(req.version?.value);
-  const job = await naming(jobRefField, caller.jobs.get({ id }));
+  const job = await naming(jobRefField, readJob(caller, id));
   if (asked && entityVersion(job).value !== entityVersion(asked).value)
     throw new ConnectError(
       `version.value: the job is at ${entityVersion(job).value} now; read it again`,
@@ -113,7 +114,7 @@ export const jobWorkflowHandlers: Implementation<typeof JobService> = {
         "instanceEvents: per-instance workflow events are not kept; each workflow's own events are listed",
       );
     const id = jobIdOf(req.jobId);
-    const job = await naming(jobRefField, caller.jobs.get({ id }));
+    const job = await naming(jobRefField, readJob(caller, id));
     const page = await caller.updates.list({
       jobId: id,
       limit: Math.min(req.updatesLimit || 20, 200),

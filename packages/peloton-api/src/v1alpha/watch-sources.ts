@@ -10,6 +10,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import { type JobConfig, taskConfigFor } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import { invalidArgument } from "../calls/status.ts";
 import { JobSummarySchema } from "../generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
 import type { PodSummarySchema } from "../generated/peloton/api/v1alpha/pod/pod_pb.ts";
@@ -62,10 +63,7 @@ export function jobSource(caller: Caller, filter: StatelessJobFilter): WatchSour
   const sent = new Map<string, string>();
   const get = (id: string) =>
     jobOrNull(
-      naming(
-        () => `stateless_job_filter.job_ids[${ids.indexOf(id)}].value`,
-        caller.jobs.get({ id }),
-      ),
+      naming(() => `stateless_job_filter.job_ids[${ids.indexOf(id)}].value`, readJob(caller, id)),
     );
 
   async function every(): Promise<JobRead[]> {
@@ -139,7 +137,7 @@ export function podSource(caller: Caller, filter: PodFilter): WatchSource {
 
   async function labelled(): Promise<(t: TaskListed) => boolean> {
     if (labels.length === 0) return () => true;
-    const job = await naming(() => "pod_filter.job_id", caller.jobs.get({ id: jobId }));
+    const job = await naming(() => "pod_filter.job_id", readJob(caller, jobId));
     const config = job.config as JobConfig;
     return (t) => hasLabels(taskConfigFor(config, t.instanceId).labels ?? [], labels);
   }

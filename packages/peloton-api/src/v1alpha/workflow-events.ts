@@ -14,6 +14,7 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { readJob } from "../calls/read-job.ts";
 import type { Implementation } from "../calls/registry.ts";
 import { invalidArgument } from "../calls/status.ts";
 import {
@@ -52,7 +53,7 @@ export function instanceWorkflowEvents(u: UpdateView, instance: number): Workflo
 export const workflowEventHandlers: Implementation<typeof JobService> = {
   async getWorkflowEvents(req, { caller }) {
     const id = jobIdOf(req.jobId);
-    const job = await naming(jobRefField, caller.jobs.get({ id }));
+    const job = await naming(jobRefField, readJob(caller, id));
     const update = await latestUpdate(caller, id);
     if (!update) throw new ConnectError(`jobId.value: job ${id} has no workflow`, Code.NotFound);
     const touched = update.batches.some((b) => b.instances.includes(req.instanceId));

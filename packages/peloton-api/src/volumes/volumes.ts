@@ -10,6 +10,7 @@
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import { VOLUME_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { readJob } from "../calls/read-job.ts";
 import { invalidArgument, notFound } from "../calls/status.ts";
 import { timeText } from "../v0/config.ts";
 import { naming } from "../v1alpha/spec-fields.ts";
@@ -77,7 +78,7 @@ export async function jobVolumes(
   jobField: string,
 ): Promise<VolumeFacts[]> {
   // Read through jobs.get first, so an unknown job is NOT_FOUND rather than no volumes.
-  await naming(() => jobField, caller.jobs.get({ id: jobId }));
+  await naming(() => jobField, readJob(caller, jobId));
   return (await allVolumes(caller, { jobId })).map(facts);
 }
 
