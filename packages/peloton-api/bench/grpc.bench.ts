@@ -93,11 +93,13 @@ async function withGrpc<T>(fn: (stage: Stage) => Promise<T>): Promise<T> {
   const db = await createScratchDatabase("peloton_bench_grpc");
   const gateway = openGateway(db.url, { max: 4 });
   const changes = new ChangeListener(db.url);
+  // Made once, as the console's process does (packages/api/src/server/gateway.ts).
+  const scheduler = schedulerServices(gateway);
   const server = await startGrpcServer({
     port: 0,
     host: "127.0.0.1",
     deps: {
-      context: () => ({ gateway, scheduler: schedulerServices(gateway), changes }),
+      context: () => ({ gateway, scheduler, changes }),
       resolveActor: async (headers) =>
         headers.get("authorization") === `Bearer ${TOKEN}` ? ACTOR : null,
     },

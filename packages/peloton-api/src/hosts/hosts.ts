@@ -9,6 +9,7 @@
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import type { HostState as OurHostState } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { collect } from "../calls/pages.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 
 type HostListed = inferRouterOutputs<AppRouter>["hosts"]["list"]["items"][number];
@@ -59,17 +60,7 @@ export async function queryHosts(
 ): Promise<HostInfoFacts[]> {
   const ours = states.flatMap((s) => (OURS[s] ? [OURS[s]] : []));
   if (states.length > 0 && ours.length === 0) return [];
-  const hosts: HostListed[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Awaited<ReturnType<Caller["hosts"]["list"]>> = await caller.hosts.list({
-      states: ours,
-      limit: PAGE,
-      cursor,
-    });
-    hosts.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
+  const hosts = await collect((cursor) => caller.hosts.list({ states: ours, limit: PAGE, cursor }));
   return hosts.map(hostInfo);
 }
 

@@ -7,6 +7,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { JOB_STATES, TERMINAL_JOB_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { collect } from "../calls/pages.ts";
 import { readJob } from "../calls/read-job.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import {
@@ -103,18 +104,10 @@ export async function queryJobs(
 
 /** Every job not in a terminal state (Peloton's "active" jobs), page after page. */
 export async function activeJobIds(caller: Caller): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Awaited<ReturnType<Caller["jobs"]["list"]>> = await caller.jobs.list({
-      states: ACTIVE_STATES,
-      limit: 500,
-      cursor,
-    });
-    ids.push(...page.items.map((j) => j.id));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return ids;
+  const jobs = await collect((cursor) =>
+    caller.jobs.list({ states: ACTIVE_STATES, limit: 500, cursor }),
+  );
+  return jobs.map((j) => j.id);
 }
 
 export async function deleteJob(caller: Caller, id: JobID | undefined): Promise<void> {

@@ -8,6 +8,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { TaskState as OurTaskState } from "@peloton/engine";
 import { TASK_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { collect } from "../calls/pages.ts";
 import { readJob } from "../calls/read-job.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import type { JobID } from "../generated/peloton/api/v0/peloton_pb.ts";
@@ -38,18 +39,10 @@ async function allTasks(
   },
   limit = Number.POSITIVE_INFINITY,
 ): Promise<TaskListed[]> {
-  const tasks: TaskListed[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Awaited<ReturnType<Caller["tasks"]["list"]>> = await caller.tasks.list({
-      ...filter,
-      limit: Math.min(PAGE, limit - tasks.length),
-      cursor,
-    });
-    tasks.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor && tasks.length < limit);
-  return tasks;
+  return collect(
+    (cursor, wanted) => caller.tasks.list({ ...filter, limit: Math.min(PAGE, wanted), cursor }),
+    { limit },
+  );
 }
 
 function ourStates(states: readonly TaskState[]): OurTaskState[] {

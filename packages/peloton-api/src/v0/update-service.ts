@@ -5,6 +5,7 @@
  * router's refusal, as Peloton's.
  */
 import type { DescMethod } from "@bufbuild/protobuf";
+import { collect } from "../calls/pages.ts";
 import { type Implementation, serve } from "../calls/registry.ts";
 import { type FieldNaming, invalidArgument, unimplemented } from "../calls/status.ts";
 import type { OpaqueData } from "../generated/peloton/api/v0/peloton_pb.ts";
@@ -47,17 +48,10 @@ const handlers: Implementation<typeof UpdateService> = {
   async listUpdates(req, { caller }) {
     const limit = req.limit > 0 ? req.limit : Number.POSITIVE_INFINITY;
     const id = jobId(req.jobID);
-    const found: Awaited<ReturnType<typeof caller.updates.list>>["items"] = [];
-    let cursor: string | null = null;
-    do {
-      const page: Awaited<ReturnType<typeof caller.updates.list>> = await caller.updates.list({
-        jobId: id,
-        limit: Math.min(PAGE, limit - found.length),
-        cursor,
-      });
-      found.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor && found.length < limit);
+    const found = await collect(
+      (cursor, wanted) => caller.updates.list({ jobId: id, limit: Math.min(PAGE, wanted), cursor }),
+      { limit },
+    );
     return { updateInfo: found.map((u) => updateInfo(u)) };
   },
 

@@ -5,7 +5,7 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type JobConfig, TASK_STATES, type TaskState, taskConfigFor } from "@peloton/engine";
-import type { Caller } from "../calls/deps.ts";
+import { collect, pages } from "../calls/pages.ts";
 import { readJob } from "../calls/read-job.ts";
 import type { Implementation } from "../calls/registry.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
@@ -13,13 +13,10 @@ import { TaskConfigSchema } from "../generated/peloton/api/v0/task/task_pb.ts";
 import type { JobService } from "../generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
 import { type PodInfoSchema, PodState } from "../generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import { pelotonMessage } from "../v0/config.ts";
-import type { TaskListed } from "../v0/task-info.ts";
 import { jobIdOf, jobRefField } from "./job-refs.ts";
 import { podSpecOf } from "./pod-spec.ts";
 import { parsePodName, podName, podStatus, podSummary } from "./pods.ts";
 import { naming } from "./spec-fields.ts";
-
-type TaskPage = Awaited<ReturnType<Caller["tasks"]["list"]>>;
 
 /** Tasks per read of the router's list (its maximum). */
 const PAGE = 1000;
@@ -45,15 +42,10 @@ export const jobPodHandlers: Implementation<typeof JobService> = {
       );
     const bounds =
       range && range.to > range.from ? { instanceFrom: range.from, instanceTo: range.to - 1 } : {};
-    let cursor: string | null = null;
-    do {
-      const page: TaskPage = await naming(
-        taskField,
-        caller.tasks.list({ jobId: jobIdOf(req.jobId), ...bounds, limit: PAGE, cursor }),
-      );
-      yield { pods: page.items.map(podSummary) };
-      cursor = page.nextCursor;
-    } while (cursor);
+    const id = jobIdOf(req.jobId);
+    const read = (cursor: string | null) =>
+      naming(taskField, caller.tasks.list({ jobId: id, ...bounds, limit: PAGE, cursor }));
+    for await (const tasks of pages(read)) yield { pods: tasks.map(podSummary) };
   },
 
   async queryPods(req, { caller }) {
@@ -75,25 +67,21 @@ export const jobPodHandlers: Implementation<typeof JobService> = {
     const job = await naming(jobRefField, readJob(caller, id));
     const limit = pagination?.limit || Number.POSITIVE_INFINITY;
     const host = spec?.hosts[0];
-    const tasks: TaskListed[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: TaskPage = await naming(
-        taskField,
-        caller.tasks.list({
-          jobId: id,
-          states: ourStates(spec?.podStates ?? []),
-          ...(host ? { host } : {}),
-          limit: PAGE,
-          cursor,
-        }),
-      );
-      tasks.push(
-        ...page.items.filter((t) => names.size === 0 || names.has(podName(t.jobId, t.instanceId))),
-      );
-      cursor = page.nextCursor;
-    } while (cursor && tasks.length < limit);
-    const pods = tasks.slice(0, limit).map(
+    const tasks = await collect(
+      (cursor) =>
+        naming(
+          taskField,
+          caller.tasks.list({
+            jobId: id,
+            states: ourStates(spec?.podStates ?? []),
+            ...(host ? { host } : {}),
+            limit: PAGE,
+            cursor,
+          }),
+        ),
+      { limit, keep: (t) => names.size === 0 || names.has(podName(t.jobId, t.instanceId)) },
+    );
+    const pods = tasks.map(
       (t): MessageInitShape<typeof PodInfoSchema> => ({
         status: podStatus(t),
         ...(req.summaryOnly

@@ -10,7 +10,7 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { JOB_STATES, type JobState as OurJobState, TERMINAL_JOB_STATES } from "@peloton/engine";
-import type { Caller } from "../calls/deps.ts";
+import { collect, pages } from "../calls/pages.ts";
 import { readJob } from "../calls/read-job.ts";
 import { type Implementation, serve } from "../calls/registry.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
@@ -25,8 +25,6 @@ import { entityVersion, jobConfigOf, jobInfo, jobSummary, parseEntityVersion } f
 import { jobWorkflowHandlers, latestUpdate, workflowInfo } from "./job-workflows.ts";
 import { naming, specField } from "./spec-fields.ts";
 import { workflowEventHandlers } from "./workflow-events.ts";
-
-type JobPage = Awaited<ReturnType<Caller["jobs"]["list"]>>;
 
 /** Peloton's job states as ours (the same names); ones we never use match no job. */
 function ourStates(states: readonly JobState[]): OurJobState[] {
@@ -112,27 +110,22 @@ const jobHandlers: Implementation<typeof JobService> = {
 
   /** Every job but deleted ones, a page per answer. */
   async *listJobs(_req, { caller }) {
-    let cursor: string | null = null;
-    do {
-      const page: JobPage = await caller.jobs.list({ limit: 500, cursor });
-      yield { jobs: page.items.map((j) => jobSummary(j, null)) };
-      cursor = page.nextCursor;
-    } while (cursor);
+    for await (const jobs of pages((cursor) => caller.jobs.list({ limit: 500, cursor })))
+      yield { jobs: jobs.map((j) => jobSummary(j, null)) };
   },
 
   /** The ids of the jobs named exactly `jobName`, deleted ones aside. */
   async getJobIDFromJobName(req, { caller }) {
     if (!req.jobName) throw invalidArgument("jobName", "name the job");
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: JobPage = await naming(
-        (f) => (f === "text" ? "jobName" : f),
-        caller.jobs.list({ text: req.jobName, limit: 500, cursor }),
-      );
-      ids.push(...page.items.filter((j) => j.name === req.jobName).map((j) => j.id));
-      cursor = page.nextCursor;
-    } while (cursor);
+    const named = await collect(
+      (cursor) =>
+        naming(
+          (f) => (f === "text" ? "jobName" : f),
+          caller.jobs.list({ text: req.jobName, limit: 500, cursor }),
+        ),
+      { keep: (j) => j.name === req.jobName },
+    );
+    const ids = named.map((j) => j.id);
     if (ids.length === 0)
       throw new ConnectError(`jobName: no job is named "${req.jobName}"`, Code.NotFound);
     return { jobId: ids.map((value) => ({ value })) };

@@ -8,6 +8,7 @@
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Caller } from "../calls/deps.ts";
+import { collect } from "../calls/pages.ts";
 import { invalidArgument } from "../calls/status.ts";
 import {
   HealthState,
@@ -114,17 +115,5 @@ export async function jobTasks(
   jobId: string,
   range: { instanceFrom: number; instanceTo: number } | Record<string, never> = {},
 ): Promise<TaskListed[]> {
-  const tasks: TaskListed[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Awaited<ReturnType<Caller["tasks"]["list"]>> = await caller.tasks.list({
-      jobId,
-      ...range,
-      limit: PAGE,
-      cursor,
-    });
-    tasks.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tasks;
+  return collect((cursor) => caller.tasks.list({ jobId, ...range, limit: PAGE, cursor }));
 }

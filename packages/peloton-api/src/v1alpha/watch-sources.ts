@@ -10,6 +10,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import { type JobConfig, taskConfigFor } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { collect } from "../calls/pages.ts";
 import { readJob } from "../calls/read-job.ts";
 import { invalidArgument } from "../calls/status.ts";
 import { JobSummarySchema } from "../generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
@@ -67,17 +68,13 @@ export function jobSource(caller: Caller, filter: StatelessJobFilter): WatchSour
     );
 
   async function every(): Promise<JobRead[]> {
-    const jobs: JobRead[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: Awaited<ReturnType<Caller["jobs"]["list"]>> = await naming(
+    const jobs = await collect((cursor) =>
+      naming(
         (f) => `stateless_job_filter.${f}`,
         caller.jobs.list({ types: ["SERVICE"], labels, limit: 500, cursor }),
-      );
-      jobs.push(...(page.items as JobRead[]));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return jobs;
+      ),
+    );
+    return jobs as JobRead[];
   }
 
   return {

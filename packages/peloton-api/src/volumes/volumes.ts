@@ -10,6 +10,7 @@
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
 import { VOLUME_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
+import { collect } from "../calls/pages.ts";
 import { readJob } from "../calls/read-job.ts";
 import { invalidArgument, notFound } from "../calls/status.ts";
 import { timeText } from "../v0/config.ts";
@@ -56,19 +57,9 @@ function facts(v: VolumeListed): VolumeFacts {
 
 /** Every volume `query` selects, in any state (Peloton lists deleted ones too). */
 async function allVolumes(caller: Caller, query: VolumeQuery): Promise<VolumeListed[]> {
-  const volumes: VolumeListed[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Awaited<ReturnType<Caller["volumes"]["list"]>> = await caller.volumes.list({
-      states: [...VOLUME_STATES],
-      ...query,
-      limit: PAGE,
-      cursor,
-    });
-    volumes.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return volumes;
+  return collect((cursor) =>
+    caller.volumes.list({ states: [...VOLUME_STATES], ...query, limit: PAGE, cursor }),
+  );
 }
 
 /** The job's volumes in every state; an unknown job is NOT_FOUND, refusals naming `jobField`. */
