@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
 const results = join(root, "test-results");
@@ -18,6 +18,9 @@ interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Each failed test ("file › title"), and each that passed only on a retry: the summary names them. */
+  failures?: string[];
+  flaky?: string[];
 }
 
 interface Step {
@@ -34,13 +37,37 @@ function vitestCounts(file: string): () => Counts | null {
       numFailedTests: number;
       numPendingTests: number;
       numTodoTests: number;
+      testResults?: {
+        name: string;
+        assertionResults?: { status: string; fullName: string }[];
+      }[];
     };
     return {
       passed: r.numPassedTests,
       failed: r.numFailedTests,
       skipped: r.numPendingTests + r.numTodoTests,
+      failures: (r.testResults ?? []).flatMap((f) =>
+        (f.assertionResults ?? [])
+          .filter((a) => a.status === "failed")
+          .map((a) => `${relative(root, f.name)} › ${a.fullName}`),
+      ),
     };
   };
+}
+
+interface PlaywrightSpec {
+  title: string;
+  file: string;
+  line: number;
+  tests: { status: string }[];
+}
+interface PlaywrightSuite {
+  specs?: PlaywrightSpec[];
+  suites?: PlaywrightSuite[];
+}
+
+function specsOf(suite: PlaywrightSuite): PlaywrightSpec[] {
+  return [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specsOf)];
 }
 
 function playwrightCounts(file: string): () => Counts | null {
@@ -48,11 +75,19 @@ function playwrightCounts(file: string): () => Counts | null {
     if (!existsSync(file)) return null;
     const r = JSON.parse(readFileSync(file, "utf8")) as {
       stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+      suites?: PlaywrightSuite[];
     };
+    const specs = (r.suites ?? []).flatMap(specsOf);
+    const titled = (status: string) =>
+      specs
+        .filter((s) => s.tests.some((t) => t.status === status))
+        .map((s) => `${s.file}:${s.line} › ${s.title}`);
     return {
       passed: r.stats.expected + r.stats.flaky,
       failed: r.stats.unexpected,
       skipped: r.stats.skipped,
+      failures: titled("unexpected"),
+      flaky: titled("flaky"),
     };
   };
 }
@@ -130,6 +165,8 @@ for (const step of selected) {
     ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped)`
     : "";
   summary.push(`${ok ? "ok  " : "FAIL"}  ${step.name}${detail}  ${secs}s`);
+  for (const name of counts?.failures ?? []) summary.push(`        failed: ${name}`);
+  for (const name of counts?.flaky ?? []) summary.push(`        passed on a retry: ${name}`);
 }
 
 console.log("\n━━ summary");

@@ -6,7 +6,13 @@
  * same code and stores the same config as `peloton job create`. A stored
  * config goes back through protobuf JSON into Peloton's message.
  */
-import { type DescMessage, fromJson, type MessageShape, toJson } from "@bufbuild/protobuf";
+import {
+  type DescField,
+  type DescMessage,
+  fromJson,
+  type MessageShape,
+  toJson,
+} from "@bufbuild/protobuf";
 import { stringify } from "yaml";
 
 /** Fields a client may send that this scheduler sets itself: dropped from what it submits. */
@@ -30,16 +36,28 @@ export function pelotonMessage<D extends DescMessage>(schema: D, ours: unknown):
   return fromJson(schema, renameKeys(ours, schema) as never, { ignoreUnknownFields: true });
 }
 
+/** Each message's fields by their JSON and proto names in lower case, built once per message. */
+const fieldsByKey = new WeakMap<DescMessage, Map<string, DescField>>();
+
+function fieldNamed(schema: DescMessage, key: string): DescField | undefined {
+  let byKey = fieldsByKey.get(schema);
+  if (!byKey) {
+    byKey = new Map();
+    // The first field a key names wins, as a search in field order would find it.
+    for (const f of schema.fields)
+      for (const k of [f.jsonName.toLowerCase(), f.name.toLowerCase()])
+        if (!byKey.has(k)) byKey.set(k, f);
+    fieldsByKey.set(schema, byKey);
+  }
+  return byKey.get(key.toLowerCase());
+}
+
 function renameKeys(value: unknown, schema: DescMessage | undefined): unknown {
   if (Array.isArray(value)) return value.map((v) => renameKeys(v, schema));
   if (value === null || typeof value !== "object" || !schema) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    const field = schema.fields.find(
-      (f) =>
-        f.jsonName.toLowerCase() === key.toLowerCase() ||
-        f.name.toLowerCase() === key.toLowerCase(),
-    );
+    const field = fieldNamed(schema, key);
     if (!field) {
       out[key] = v;
       continue;
