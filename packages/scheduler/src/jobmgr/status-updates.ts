@@ -6,6 +6,9 @@
  * committed):
  *
  *   updates ─▶ their runs by cluster task id (one query)
+ *     ─▶ a task's updates in one batch fold into one change: one row
+ *        write, an event per update (STARTING then RUNNING is one UPDATE
+ *        of the row to RUNNING and two task_events rows)
  *     ─▶ per update: engine `applyMesosUpdate` (MOVE | IGNORE | REFUSE), and
  *        the run's health (run-health.ts; a check result is a RUNNING again)
  *     ─▶ a run that ended, or whose goal moved: `driveTask` from there
@@ -15,6 +18,18 @@
  *     ─▶ updates about runs already ended or unknown (ended-runs.ts):
  *        acknowledged quietly, the master asked again when it may be stale,
  *        killed when its latest state says it runs and nobody wants it
+ *
+ * TASK_STARTING is the one update acknowledged when it is queued, before its
+ * write: the cluster sends a task's next update only after the previous one
+ * was acknowledged, so waiting for STARTING's commit would keep its RUNNING
+ * out of the batch and cost every launch a row write and a transaction of
+ * its own. Acknowledged early, the RUNNING that follows it at once usually
+ * joins it in the queue and the two are written as one change. Nothing
+ * recovery needs is lost: a STARTING whose write fails (or whose leader dies
+ * first) leaves the row LAUNCHING or LAUNCHED, the RUNNING that follows (or
+ * reconciliation after a failover) moves it on, and only the STARTING event
+ * is missing from the timeline. Every other update, RUNNING included, is
+ * acknowledged only after its commit.
  */
 import {
   applyMesosUpdate,
@@ -75,6 +90,15 @@ interface Queued {
 }
 
 const MAX_ROUNDS = 4;
+const noop = () => undefined;
+
+/**
+ * An agent's TASK_STARTING: a stage recovery does not need (see the file
+ * comment). Reconciliation answers are the master's restatements, not the
+ * agent's stream, and keep the usual order: recorded, then acknowledged.
+ */
+const acknowledgedEarly = (u: TaskStatusUpdate) =>
+  u.clusterState === "TASK_STARTING" && !u.reconciliation;
 const MAX_BATCHES_IN_FLIGHT = 2;
 const isMesosState = (s: string): s is MesosTaskState =>
   (MESOS_TASK_STATES as readonly string[]).includes(s);
@@ -100,12 +124,29 @@ export class StatusUpdates {
   }
 
   /** The host manager's status handler. */
-  readonly handle: StatusHandler = (update) =>
-    new Promise<void>((resolve, reject) => {
-      this.queue.push({ update, resolve, reject });
-      if (this.queue.length >= this.maxBatch) this.kick(0);
-      else this.kick(this.windowMs);
-    });
+  readonly handle: StatusHandler = (update) => {
+    if (acknowledgedEarly(update)) {
+      // See the file comment: its outcome is logged, not handed back.
+      this.enqueue(update, noop, (err) =>
+        this.opts.log.debug(
+          { err: String(err), taskId: update.taskId },
+          "an acknowledged TASK_STARTING was not recorded; the next update moves the task on",
+        ),
+      );
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => this.enqueue(update, resolve, reject));
+  };
+
+  private enqueue(
+    update: TaskStatusUpdate,
+    resolve: () => void,
+    reject: (err: unknown) => void,
+  ): void {
+    this.queue.push({ update, resolve, reject });
+    if (this.queue.length >= this.maxBatch) this.kick(0);
+    else this.kick(this.windowMs);
+  }
 
   /**
    * Two batches may be in flight, never with the same task: an agent's
