@@ -49,7 +49,7 @@ async function launchingTask() {
   return { jobId, taskId: taskIds[0]!, clusterTaskId, version: row!.version };
 }
 
-function handler(windowMs: number) {
+function handler(windowMs: number, startingHoldMs?: number) {
   const writer = new TaskWriter(gateway, log);
   const updates = new StatusUpdates({
     gateway,
@@ -58,6 +58,7 @@ function handler(windowMs: number) {
     log,
     kill: () => undefined,
     windowMs,
+    ...(startingHoldMs !== undefined ? { startingHoldMs } : {}),
   });
   return { handle: updates.handle, writer };
 }
@@ -99,11 +100,11 @@ describe("STARTING and RUNNING of one run in one status batch", () => {
     expect(job!.task_stats.STARTING ?? 0).toBe(0);
   });
 
-  it("a STARTING alone is written as STARTING", async () => {
+  it("a STARTING alone is written as STARTING once its hold ends", async () => {
     const t = await launchingTask();
-    const { handle, writer } = handler(1);
+    const { handle, writer } = handler(1, 20);
     await handle(update(t.clusterTaskId, "TASK_STARTING", "STARTING"));
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 60));
     await writer.idle();
     const { task, events } = await taskAndEvents(t.taskId);
     expect(task.state).toBe("STARTING");

@@ -71,7 +71,7 @@ class FakeTaskStore {
   idle = () => new Promise((r) => setTimeout(r, 40));
 }
 
-function statusUpdates(store: FakeTaskStore, windowMs: number) {
+function statusUpdates(store: FakeTaskStore, windowMs: number, startingHoldMs = 10) {
   return new StatusUpdates({
     gateway: { taskRuns: store } as unknown as StorageGateway,
     writer: store as unknown as TaskWriter,
@@ -79,6 +79,7 @@ function statusUpdates(store: FakeTaskStore, windowMs: number) {
     log: pino({ level: "silent" }),
     kill: () => undefined,
     windowMs,
+    startingHoldMs,
     summaryMs: 60_000,
   });
 }
@@ -101,7 +102,40 @@ describe("STARTING and RUNNING of one run", () => {
     expect(change!.set?.startedAt).toBeInstanceOf(Date);
   });
 
-  it("writes a STARTING with nothing after it as STARTING", async () => {
+  it("holds a STARTING for its RUNNING past the batching window, and no other task's update", async () => {
+    const store = new FakeTaskStore();
+    const updates = statusUpdates(store, 1, 1_000);
+    await updates.handle(update("TASK_STARTING", "STARTING"));
+    // Another run's update is written at once, without the held STARTING.
+    const other = { ...update("TASK_RUNNING", "RUNNING"), taskId: "other-0-1" };
+    await updates.handle(other);
+    expect(store.writes).toEqual([[]]);
+    await new Promise((r) => setTimeout(r, 30));
+    await updates.handle(update("TASK_RUNNING", "RUNNING"));
+    expect(store.writes).toHaveLength(2);
+    expect(transitions(store.writes[1]![0]!)).toEqual(["LAUNCHING→STARTING", "STARTING→RUNNING"]);
+  });
+
+  it("tells who listens that the run reported STARTING, before its write", async () => {
+    const store = new FakeTaskStore();
+    const heard: string[] = [];
+    const updates = new StatusUpdates({
+      gateway: { taskRuns: store } as unknown as StorageGateway,
+      writer: store as unknown as TaskWriter,
+      configs: { get: async () => new Map() } as unknown as JobConfigs,
+      log: pino({ level: "silent" }),
+      kill: () => undefined,
+      onStarting: (id) => heard.push(id),
+      startingHoldMs: 1_000,
+      summaryMs: 60_000,
+    });
+    await updates.handle(update("TASK_STARTING", "STARTING"));
+    expect(heard).toEqual([CLUSTER_ID]);
+    expect(store.writes).toHaveLength(0);
+    await updates.handle(update("TASK_RUNNING", "RUNNING"));
+  });
+
+  it("writes a STARTING with nothing after it as STARTING once its hold ends", async () => {
     const store = new FakeTaskStore();
     const updates = statusUpdates(store, 1);
     await updates.handle(update("TASK_STARTING", "STARTING"));
