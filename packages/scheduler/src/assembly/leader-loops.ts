@@ -93,6 +93,8 @@ export class Scheduling {
       configs: this.configs,
       log,
       adapter: opts.adapter,
+      // Its write may wait for the run's RUNNING; the launcher leaves LAUNCHED out for it.
+      onStarting: (clusterTaskId) => this.placement.reported(clusterTaskId),
       ...(opts.statusWindowMs !== undefined ? { statusWindowMs: opts.statusWindowMs } : {}),
       ...(opts.statusSummaryMs !== undefined ? { statusSummaryMs: opts.statusSummaryMs } : {}),
       ...(opts.goalState ? { goalState: opts.goalState } : {}),

@@ -38,6 +38,8 @@ export interface JobManagerOptions extends JobManagerTuning {
   log: Logger;
   /** The host manager, once it exists (it is built after the status handler it is given). */
   adapter: () => HostAdapter | undefined;
+  /** A run reported TASK_STARTING (see StatusUpdatesOptions.onStarting). */
+  onStarting?: (clusterTaskId: string) => void;
 }
 
 export class JobManager {
@@ -77,6 +79,7 @@ export class JobManager {
           .catch((err: unknown) => log.debug({ err: String(err) }, "recheck not sent"));
       },
       onKills: (orders) => void this.killer.send(orders),
+      ...(opts.onStarting ? { onStarting: opts.onStarting } : {}),
       ...(opts.statusWindowMs !== undefined ? { windowMs: opts.statusWindowMs } : {}),
       ...(opts.statusSummaryMs !== undefined ? { summaryMs: opts.statusSummaryMs } : {}),
     });

@@ -32,6 +32,8 @@ export class Launcher {
   private readonly waiters: Array<() => void> = [];
   /** Launched runs whose LAUNCHED is not written yet → whether a later change already moved them on. */
   private readonly awaitingLaunched = new Map<string, boolean>();
+  /** The same runs by cluster task id → their task id. */
+  private readonly awaitingByClusterId = new Map<string, string>();
 
   constructor(private readonly opts: LauncherOptions) {
     // A run the cluster reported on before LAUNCHED was due (most of them, on
@@ -41,6 +43,16 @@ export class Launcher {
         if (c.expect.state === "LAUNCHING" && this.awaitingLaunched.has(c.taskId))
           this.awaitingLaunched.set(c.taskId, true);
     });
+  }
+
+  /**
+   * The cluster reported on this run before its change was written (a
+   * STARTING the status updates hold for its RUNNING): it is past LAUNCHED.
+   */
+  reported(clusterTaskId: string): void {
+    const taskId = this.awaitingByClusterId.get(clusterTaskId);
+    if (taskId !== undefined && this.awaitingLaunched.has(taskId))
+      this.awaitingLaunched.set(taskId, true);
   }
 
   /** Resolves when every launch sent so far has its outcome written. */
@@ -98,7 +110,10 @@ export class Launcher {
   ): Promise<void> {
     await this.slot();
     // From before the launch goes out: the cluster may report on a run before its answer arrives.
-    for (const i of items) this.awaitingLaunched.set(i.row.taskId, false);
+    for (const i of items) {
+      this.awaitingLaunched.set(i.row.taskId, false);
+      this.awaitingByClusterId.set(i.launch.taskId, i.row.taskId);
+    }
     let result: Awaited<ReturnType<HostAdapter["launch"]>>;
     try {
       result = await adapter.launch(
@@ -143,7 +158,10 @@ export class Launcher {
     } catch (err) {
       this.opts.log.error({ err, host: lease.hostname }, "could not record the launch outcome");
     } finally {
-      for (const i of items) this.awaitingLaunched.delete(i.row.taskId);
+      for (const i of items) {
+        this.awaitingLaunched.delete(i.row.taskId);
+        this.awaitingByClusterId.delete(i.launch.taskId);
+      }
     }
   }
 

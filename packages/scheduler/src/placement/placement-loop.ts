@@ -112,6 +112,11 @@ export class PlacementLoop implements SchedulerLoop {
     this.loop.kick();
   }
 
+  /** The cluster reported on this run (by its cluster task id): no LAUNCHED for it. */
+  reported(clusterTaskId: string): void {
+    this.launcher.reported(clusterTaskId);
+  }
+
   private async tick(): Promise<void> {
     const adapter = this.opts.adapter();
     if (adapter?.state !== "connected") return;
