@@ -8,30 +8,15 @@
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import type { TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
 import { StatusUpdates } from "../src/jobmgr/status-updates.ts";
 import { JobConfigs } from "../src/taskwriter/job-configs.ts";
 import { TaskWriter } from "../src/taskwriter/task-writer.ts";
 import { batchJob, log } from "./support/cluster.ts";
+import { statusUpdate } from "./support/status-updates.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
 beforeEach(() => resetDatabase());
-
-function update(clusterTaskId: string, clusterState: string, state: TaskStatusUpdate["state"]) {
-  return {
-    taskId: clusterTaskId,
-    state,
-    clusterState,
-    reason: null,
-    message: null,
-    hostId: "agent-1",
-    hostname: "a1.test",
-    at: new Date(),
-    reconciliation: false,
-    healthy: null,
-  } satisfies TaskStatusUpdate;
-}
 
 /** One task of a batch job, LAUNCHING on a1.test as `<job>-0-1` (the job's counts say so too). */
 async function launchingTask() {
@@ -80,8 +65,8 @@ describe("STARTING and RUNNING of one run in one status batch", () => {
   it("write the task row once, as RUNNING, and both events in order", async () => {
     const t = await launchingTask();
     const { handle, writer } = handler(30);
-    await handle(update(t.clusterTaskId, "TASK_STARTING", "STARTING"));
-    await handle(update(t.clusterTaskId, "TASK_RUNNING", "RUNNING"));
+    await handle(statusUpdate(t.clusterTaskId, "TASK_STARTING", "STARTING"));
+    await handle(statusUpdate(t.clusterTaskId, "TASK_RUNNING", "RUNNING"));
     const { task, events } = await taskAndEvents(t.taskId);
     expect(task.state).toBe("RUNNING");
     expect(task.version).toBe(t.version + 1);
@@ -103,7 +88,7 @@ describe("STARTING and RUNNING of one run in one status batch", () => {
   it("a STARTING alone is written as STARTING once its hold ends", async () => {
     const t = await launchingTask();
     const { handle, writer } = handler(1, 20);
-    await handle(update(t.clusterTaskId, "TASK_STARTING", "STARTING"));
+    await handle(statusUpdate(t.clusterTaskId, "TASK_STARTING", "STARTING"));
     await new Promise((r) => setTimeout(r, 60));
     await writer.idle();
     const { task, events } = await taskAndEvents(t.taskId);

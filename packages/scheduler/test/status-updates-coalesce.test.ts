@@ -7,53 +7,23 @@
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import type { TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
 import { StatusUpdates } from "../src/jobmgr/status-updates.ts";
 import type { JobConfigs } from "../src/taskwriter/job-configs.ts";
 import type { TaskWriter, WriteOutcome, WriteRequest } from "../src/taskwriter/task-writer.ts";
+import { statusUpdate, taskRunRow } from "./support/status-updates.ts";
 
 const CLUSTER_ID = "job-0-1";
 
-function update(
+/** An update of the one run these tests follow. */
+const update = (
   clusterState: string,
-  state: TaskStatusUpdate["state"],
+  state: Parameters<typeof statusUpdate>[2],
   reconciliation = false,
-): TaskStatusUpdate {
-  return {
-    taskId: CLUSTER_ID,
-    state,
-    clusterState,
-    reason: null,
-    message: null,
-    hostId: "agent-1",
-    hostname: "a1.test",
-    at: new Date(),
-    reconciliation,
-    healthy: null,
-  };
-}
+) => statusUpdate(CLUSTER_ID, clusterState, state, reconciliation);
 
 /** One LAUNCHING task row in memory; every write call is kept. */
 class FakeTaskStore {
-  row: TaskRunRow = {
-    taskId: "task-1",
-    jobId: "job",
-    instanceId: 0,
-    runId: 1,
-    desiredRun: 1,
-    state: "LAUNCHING",
-    goalState: "SUCCEEDED",
-    failureCount: 0,
-    reason: null,
-    clusterTaskId: CLUSTER_ID,
-    hostname: "a1.test",
-    agentId: "agent-1",
-    notBefore: null,
-    updatedAt: new Date(),
-    restartRequestedBy: null,
-    desiredConfigVersion: 1,
-    restartReason: null,
-  };
+  row: TaskRunRow = taskRunRow(CLUSTER_ID, "LAUNCHING");
   readonly writes: TaskChange[][] = [];
   fail = false;
 

@@ -7,49 +7,20 @@
 import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import type { TaskStatusUpdate } from "../src/hostmgr/host-adapter.ts";
 import { StatusUpdates } from "../src/jobmgr/status-updates.ts";
 import type { JobConfigs } from "../src/taskwriter/job-configs.ts";
 import type { TaskWriter, WriteOutcome, WriteRequest } from "../src/taskwriter/task-writer.ts";
+import { statusUpdate, taskRunRow } from "./support/status-updates.ts";
 
 const CLUSTER_ID = "job-0-1";
 
-function update(clusterState: string, state: TaskStatusUpdate["state"]): TaskStatusUpdate {
-  return {
-    taskId: CLUSTER_ID,
-    state,
-    clusterState,
-    reason: null,
-    message: null,
-    hostId: "agent-1",
-    hostname: "a1.test",
-    at: new Date(),
-    reconciliation: false,
-    healthy: null,
-  };
-}
+/** An update of the one run these tests follow. */
+const update = (clusterState: string, state: Parameters<typeof statusUpdate>[2]) =>
+  statusUpdate(CLUSTER_ID, clusterState, state);
 
 /** One task row in memory; reads can be held, writes are guarded like the real ones. */
 class FakeTaskStore {
-  row: TaskRunRow = {
-    taskId: "task-1",
-    jobId: "job",
-    instanceId: 0,
-    runId: 1,
-    desiredRun: 1,
-    state: "STARTING",
-    goalState: "SUCCEEDED",
-    failureCount: 0,
-    reason: null,
-    clusterTaskId: CLUSTER_ID,
-    hostname: "a1.test",
-    agentId: "agent-1",
-    notBefore: null,
-    updatedAt: new Date(),
-    restartRequestedBy: null,
-    desiredConfigVersion: 1,
-    restartReason: null,
-  };
+  row: TaskRunRow = taskRunRow(CLUSTER_ID, "STARTING");
   readonly transitions: string[] = [];
   reads = 0;
   private releaseFirst: (() => void) | undefined;
