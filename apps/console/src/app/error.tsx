@@ -2,8 +2,8 @@
 import { AlertTriangle } from "lucide-react";
 import { useCallback } from "react";
 import { RetryCountdown } from "@/components/ui/retry-countdown";
-import { useLive } from "@/lib/live";
 import { useAutoRetry } from "@/lib/use-auto-retry";
+import { serverAnswers, useServerGone } from "@/lib/use-server-gone";
 
 /**
  * A page failed to render: say what happened and offer the next step. The
@@ -13,8 +13,9 @@ import { useAutoRetry } from "@/lib/use-auto-retry";
  * would only re-render what the browser already has. Never while the server
  * does not answer at all: a refresh whose fetch fails replaces the whole app
  * with Next's "This page couldn't load", which does not come back by itself.
- * So each attempt first asks the server something cheap, and the live
- * stream's word that the server is gone pauses the attempts altogether.
+ * So each attempt first asks the server something cheap, and while the
+ * server is gone (the live stream says so and the server does not answer)
+ * the attempts pause altogether.
  */
 export default function ErrorPage({
   error,
@@ -23,8 +24,7 @@ export default function ErrorPage({
   error: Error & { digest?: string };
   retry: () => void;
 }) {
-  const live = useLive();
-  const serverGone = live.status === "offline" && live.reason === "server";
+  const serverGone = useServerGone();
   const retryIfServerAnswers = useCallback(async () => {
     if (await serverAnswers()) retry();
   }, [retry]);
@@ -67,17 +67,4 @@ export default function ErrorPage({
       </div>
     </div>
   );
-}
-
-/** Whether the server answers HTTP at all (any status: a failing database still renders this card). */
-async function serverAnswers(): Promise<boolean> {
-  try {
-    await fetch("/api/trpc/system.health", {
-      cache: "no-store",
-      signal: AbortSignal.timeout(3_000),
-    });
-    return true;
-  } catch {
-    return false;
-  }
 }
