@@ -4,13 +4,10 @@
  * two are written as one change of the row (to RUNNING) with both events, in
  * order. A STARTING with nothing after it is still written as STARTING.
  */
-import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
-import { pino } from "pino";
+import type { TaskChange, TaskRunRow } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
-import { StatusUpdates } from "../src/jobmgr/status-updates.ts";
-import type { JobConfigs } from "../src/taskwriter/job-configs.ts";
-import type { TaskWriter, WriteOutcome, WriteRequest } from "../src/taskwriter/task-writer.ts";
-import { statusUpdate, taskRunRow } from "./support/status-updates.ts";
+import type { WriteOutcome, WriteRequest } from "../src/taskwriter/task-writer.ts";
+import { statusUpdate, statusUpdatesOver, taskRunRow } from "./support/status-updates.ts";
 
 const CLUSTER_ID = "job-0-1";
 
@@ -42,16 +39,7 @@ class FakeTaskStore {
 }
 
 function statusUpdates(store: FakeTaskStore, windowMs: number, startingHoldMs = 10) {
-  return new StatusUpdates({
-    gateway: { taskRuns: store } as unknown as StorageGateway,
-    writer: store as unknown as TaskWriter,
-    configs: { get: async () => new Map() } as unknown as JobConfigs,
-    log: pino({ level: "silent" }),
-    kill: () => undefined,
-    windowMs,
-    startingHoldMs,
-    summaryMs: 60_000,
-  });
+  return statusUpdatesOver(store, { windowMs, startingHoldMs });
 }
 
 const transitions = (c: TaskChange) => c.events.map((e) => `${e.previousState}→${e.state}`);
@@ -89,15 +77,9 @@ describe("STARTING and RUNNING of one run", () => {
   it("tells who listens that the run reported STARTING, before its write", async () => {
     const store = new FakeTaskStore();
     const heard: string[] = [];
-    const updates = new StatusUpdates({
-      gateway: { taskRuns: store } as unknown as StorageGateway,
-      writer: store as unknown as TaskWriter,
-      configs: { get: async () => new Map() } as unknown as JobConfigs,
-      log: pino({ level: "silent" }),
-      kill: () => undefined,
+    const updates = statusUpdatesOver(store, {
       onStarting: (id) => heard.push(id),
       startingHoldMs: 1_000,
-      summaryMs: 60_000,
     });
     await updates.handle(update("TASK_STARTING", "STARTING"));
     expect(heard).toEqual([CLUSTER_ID]);

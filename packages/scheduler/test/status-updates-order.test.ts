@@ -4,13 +4,10 @@
  * second batch's read may be quicker than the first's. The fakes below hold
  * the first batch's read until the second batch had its chance to run.
  */
-import type { StorageGateway, TaskChange, TaskRunRow } from "@peloton/storage";
-import { pino } from "pino";
+import type { TaskChange, TaskRunRow } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
-import { StatusUpdates } from "../src/jobmgr/status-updates.ts";
-import type { JobConfigs } from "../src/taskwriter/job-configs.ts";
-import type { TaskWriter, WriteOutcome, WriteRequest } from "../src/taskwriter/task-writer.ts";
-import { statusUpdate, taskRunRow } from "./support/status-updates.ts";
+import type { WriteOutcome, WriteRequest } from "../src/taskwriter/task-writer.ts";
+import { statusUpdate, statusUpdatesOver, taskRunRow } from "./support/status-updates.ts";
 
 const CLUSTER_ID = "job-0-1";
 
@@ -70,15 +67,7 @@ class FakeTaskStore {
 describe("status updates of one task", () => {
   it("are applied in arrival order when the later one lands in a second batch", async () => {
     const store = new FakeTaskStore();
-    const updates = new StatusUpdates({
-      gateway: { taskRuns: store } as unknown as StorageGateway,
-      writer: store as unknown as TaskWriter,
-      configs: { get: async () => new Map() } as unknown as JobConfigs,
-      log: pino({ level: "silent" }),
-      kill: () => undefined,
-      windowMs: 1,
-      summaryMs: 60_000,
-    });
+    const updates = statusUpdatesOver(store, { windowMs: 1 });
     const running = updates.handle(update("TASK_RUNNING", "RUNNING"));
     await store.firstReadWaiting;
     // A reconciliation answer of the master does not wait for RUNNING's acknowledgement.
