@@ -27,8 +27,8 @@ type TaskInfo = MessageInitShape<typeof TaskInfoSchema>;
 /** Tasks per page of the router's list (its maximum). */
 const PAGE = 1000;
 
-/** Every task of the job that `filter` selects, page after page. */
-async function allTasks(
+/** Every task of the job that `filter` selects (the first `limit`), page after page. */
+export async function allTasks(
   caller: Caller,
   filter: {
     jobId: string;

@@ -7,8 +7,6 @@
  * the stateless JobService.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { Caller } from "../calls/deps.ts";
-import { collect } from "../calls/pages.ts";
 import { invalidArgument } from "../calls/status.ts";
 import {
   HealthState,
@@ -18,9 +16,6 @@ import {
 } from "../generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import { timeText } from "../v0/config.ts";
 import type { TaskListed } from "../v0/task-info.ts";
-
-/** Tasks per read of the router's list (its maximum). */
-const PAGE = 1000;
 
 /** A job id, as the router stores them (a UUID), then the instance and maybe the run. */
 const POD_NAME = /^([0-9a-fA-F-]{36})-(\d+)$/;
@@ -107,13 +102,4 @@ export function podSummary(task: TaskListed): MessageInitShape<typeof PodSummary
     podName: { value: podName(task.jobId, task.instanceId) },
     status: podStatus(task),
   };
-}
-
-/** Every task of the job (instances `from`..`to`, both included, when given), page after page. */
-export async function jobTasks(
-  caller: Caller,
-  jobId: string,
-  range: { instanceFrom: number; instanceTo: number } | Record<string, never> = {},
-): Promise<TaskListed[]> {
-  return collect((cursor) => caller.tasks.list({ jobId, ...range, limit: PAGE, cursor }));
 }

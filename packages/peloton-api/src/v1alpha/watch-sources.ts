@@ -20,8 +20,9 @@ import type {
   StatelessJobFilter,
 } from "../generated/peloton/api/v1alpha/watch/watch_pb.ts";
 import type { TaskListed } from "../v0/task-info.ts";
+import { allTasks } from "../v0/tasks.ts";
 import { jobSummary } from "./job-spec.ts";
-import { jobTasks, podName, podSummary } from "./pods.ts";
+import { podName, podSummary } from "./pods.ts";
 import { naming } from "./spec-fields.ts";
 
 /** What one read found changed (WatchResponse without its id and revision). */
@@ -145,7 +146,7 @@ export function podSource(caller: Caller, filter: PodFilter): WatchSource {
       if (keys && !keys.some((k) => k.startsWith(`${jobId}/`)))
         return { statelessJobs: [], statelessJobsNotFound: [], pods: [] };
       const withLabels = await labelled();
-      const tasks = await naming(() => "pod_filter.job_id", jobTasks(caller, jobId));
+      const tasks = await naming(() => "pod_filter.job_id", allTasks(caller, { jobId }));
       const pods = tasks
         .filter((t) => names.size === 0 || names.has(name(t)))
         .filter(withLabels)
