@@ -26,12 +26,11 @@
  * its own. Acknowledged early, and held in the queue (up to
  * `startingHoldMs`) until its RUNNING arrives, the two are written as one
  * change; the launcher is told the run reported, so it writes no LAUNCHED
- * meanwhile. Nothing
- * recovery needs is lost: a STARTING whose write fails (or whose leader dies
- * first) leaves the row LAUNCHING or LAUNCHED, the RUNNING that follows (or
- * reconciliation after a failover) moves it on, and only the STARTING event
- * is missing from the timeline. Every other update, RUNNING included, is
- * acknowledged only after its commit.
+ * meanwhile. Nothing recovery needs is lost: a STARTING whose write fails
+ * (or whose leader dies first) leaves the row LAUNCHING or LAUNCHED, the
+ * RUNNING that follows (or reconciliation after a failover) moves it on, and
+ * only the STARTING event is missing from the timeline. Every other update,
+ * RUNNING included, is acknowledged only after its commit.
  */
 import {
   applyMesosUpdate,
