@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { swapDirectParameters } from "./direct-parameters.ts";
+import { registerDirectPool } from "./direct-rows.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { fencedConnection, type LeaseFence } from "./leases/fence.ts";
 
@@ -39,5 +40,7 @@ export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
   });
   swapDirectParameters(pool);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
-  return new PrismaClient({ adapter });
+  const db = new PrismaClient({ adapter });
+  registerDirectPool(db, pool);
+  return db;
 }

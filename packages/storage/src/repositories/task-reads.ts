@@ -5,6 +5,7 @@
  * a page of a job with a million tasks costs the same as one of a job with ten.
  */
 import type { GoalState, HealthState, TaskState } from "@peloton/engine";
+import { directRows } from "../direct-rows.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
 import { cursorValue, decodeKeyset, encodeKeyset, keysetPage } from "./keyset.ts";
@@ -74,12 +75,18 @@ export interface TaskListQuery {
   cursor?: string | null;
 }
 
-/** Sort keys: the expression, its cast for the cursor, and whether it can be null. */
-const SORT_SQL: Record<TaskSortKey, { expr: string; cast: string; nullable: boolean }> = {
-  instance: { expr: "t.instance_id", cast: "int", nullable: false },
-  state: { expr: "t.state", cast: '"TaskState"', nullable: false },
-  host: { expr: "t.hostname", cast: "text", nullable: true },
-  startedAt: { expr: "t.started_at", cast: "timestamptz", nullable: true },
+/**
+ * Sort keys: the expression, its cast for the cursor, whether it can be
+ * null, and how the cursor's value is read (an enum as its text).
+ */
+const SORT_SQL: Record<
+  TaskSortKey,
+  { expr: string; cast: string; nullable: boolean; read: string }
+> = {
+  instance: { expr: "t.instance_id", cast: "int", nullable: false, read: "t.instance_id" },
+  state: { expr: "t.state", cast: '"TaskState"', nullable: false, read: "t.state::text" },
+  host: { expr: "t.hostname", cast: "text", nullable: true, read: "t.hostname" },
+  startedAt: { expr: "t.started_at", cast: "timestamptz", nullable: true, read: "t.started_at" },
 };
 
 export const TASK_COLUMNS = Prisma.raw(`
@@ -216,20 +223,26 @@ export function taskReadsRepository(db: DbOrTx) {
       const dir = desc ? "DESC" : "ASC";
       // The index order (nulls last ascending, first descending), so a page is an index range.
       const order = `${sort.expr} ${dir}, t.instance_id ${dir}`;
-      const rows = await db.$queryRaw<TaskRow[]>`
-        SELECT ${TASK_COLUMNS}, ${Prisma.raw(sort.expr)} AS sort_value FROM tasks t
-        WHERE ${Prisma.join(where, " AND ")}
-        ORDER BY ${Prisma.raw(order)}
-        LIMIT ${q.limit + 1}`;
+      const rows = await directRows<TaskRow>(
+        db,
+        Prisma.sql`
+          SELECT ${TASK_COLUMNS}, ${Prisma.raw(sort.read)} AS sort_value FROM tasks t
+          WHERE ${Prisma.join(where, " AND ")}
+          ORDER BY ${Prisma.raw(order)}
+          LIMIT ${q.limit + 1}`,
+      );
       return keysetPage(rows, q.limit, toTaskRecord, (last) =>
         encodeKeyset({ v: cursorValue(last.sort_value), k: last.instance_id }),
       );
     },
 
     async get(jobId: string, instanceId: number): Promise<TaskRecord | null> {
-      const rows = await db.$queryRaw<TaskRow[]>`
-        SELECT ${TASK_COLUMNS} FROM tasks t
-        WHERE t.job_id = ${jobId}::uuid AND t.instance_id = ${instanceId}`;
+      const rows = await directRows<TaskRow>(
+        db,
+        Prisma.sql`
+          SELECT ${TASK_COLUMNS} FROM tasks t
+          WHERE t.job_id = ${jobId}::uuid AND t.instance_id = ${instanceId}`,
+      );
       return rows[0] ? toTaskRecord(rows[0]) : null;
     },
 
