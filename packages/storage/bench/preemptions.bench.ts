@@ -35,14 +35,15 @@ const LOAD_SQL = `
   FROM generate_series(0, ${JOBS * INSTANCES - 1}) t;
   INSERT INTO preemptions (at, kind, victim_task_id, victim_job_id, victim_job_name,
     victim_instance_id, victim_run_id, victim_priority, victim_state, victim_state_after,
-    victim_pool_id, victim_pool_path, beneficiary_pool_id, beneficiary_pool_path, level, reason,
-    numbers, pool_keys)
+    victim_pool_id, victim_pool_path, beneficiary_pool_id, beneficiary_pool_path,
+    beneficiary_pool_paths, level, reason, numbers, pool_keys)
   SELECT timestamptz '2026-01-01' + g * interval '31 seconds',
          (CASE WHEN g % 10 = 0 THEN 'INTRA_POOL' ELSE 'INTER_POOL' END)::"PreemptionKind",
          md5('task' || t)::uuid, md5('job' || (t / ${INSTANCES}))::uuid, 'job-' || (t / ${INSTANCES}),
          (t % ${INSTANCES})::int, (1 + g % 3)::int, (g % 10)::int, 'RUNNING', 'PREEMPTING',
          md5('pool' || v)::uuid, '/t' || (v / 10) || '/p' || v,
          md5('pool' || b)::uuid, '/t' || (b / 10) || '/p' || b,
+         ARRAY['/t' || (b / 10) || '/p' || b],
          CASE WHEN v / 10 = b / 10 THEN '/t' || (v / 10) ELSE '/' END,
          'pool over its cpu entitlement', '{}'::jsonb,
          ARRAY['victim:/t' || (v / 10), 'victim:/t' || (v / 10) || '/p' || v,
@@ -56,7 +57,8 @@ const LOAD_SQL = `
   FROM (SELECT at, victim_pool_path AS pool,
                CASE WHEN kind = 'INTRA_POOL' THEN 'within' ELSE 'out' END AS side FROM preemptions
         UNION ALL
-        SELECT at, beneficiary_pool_path, 'in' FROM preemptions WHERE kind = 'INTER_POOL') s
+        SELECT at, unnest(beneficiary_pool_paths), 'in' FROM preemptions
+        WHERE kind = 'INTER_POOL') s
        CROSS JOIN (VALUES (3600), (86400)) AS d(period)
   GROUP BY 1, 2, 3, 4;
   ANALYZE jobs; ANALYZE tasks; ANALYZE preemptions; ANALYZE preemption_counts;`;

@@ -20,8 +20,17 @@ describe("pool keys of a preemption row", () => {
   });
 
   it("prefixes each side, and leaves the beneficiary out when there is none", () => {
-    expect(poolKeysOf("/a/x", "/b")).toEqual(["victim:/a", "victim:/a/x", "beneficiary:/b"]);
-    expect(poolKeysOf("/a/x", null)).toEqual(["victim:/a", "victim:/a/x"]);
+    expect(poolKeysOf("/a/x", ["/b"])).toEqual(["victim:/a", "victim:/a/x", "beneficiary:/b"]);
+    expect(poolKeysOf("/a/x", [])).toEqual(["victim:/a", "victim:/a/x"]);
+    // Every pool it was for, each ancestor once.
+    expect(poolKeysOf("/a/x", ["/b/c", "/b/d", "/e"])).toEqual([
+      "victim:/a",
+      "victim:/a/x",
+      "beneficiary:/b",
+      "beneficiary:/b/c",
+      "beneficiary:/b/d",
+      "beneficiary:/e",
+    ]);
   });
 });
 

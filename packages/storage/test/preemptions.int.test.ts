@@ -10,6 +10,7 @@
  *   │   └── y     beneficiary of some
  *   └── b         victims: job "web" (2 instances); beneficiary of others
  */
+import { readFileSync } from "node:fs";
 import type { TaskState } from "@peloton/engine";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { amounts, preemptionNumbers } from "@peloton/test-support/storage/preemption-builders.ts";
@@ -115,7 +116,7 @@ function row(
   victim: Task,
   at: Date,
   beneficiary: PoolRecord | null,
-  opts: { kind?: "INTER_POOL" | "INTRA_POOL"; gangTask?: Task } = {},
+  opts: { kind?: "INTER_POOL" | "INTRA_POOL"; gangTask?: Task; alsoFor?: PoolRecord[] } = {},
 ): NewPreemption {
   const kind = opts.kind ?? "INTER_POOL";
   return {
@@ -153,17 +154,13 @@ function row(
       { allocation: 10, entitlement: 8, victim: 2 },
       {
         victim: amounts({ cpu: 2, memory: 256 }),
-        beneficiaries: beneficiary
-          ? [
-              {
-                pool: beneficiary.path,
-                level: "/",
-                demand: amounts({ cpu: 4 }),
-                allocation: amounts(),
-                entitlement: amounts({ cpu: 4 }),
-              },
-            ]
-          : [],
+        beneficiaries: (beneficiary ? [beneficiary, ...(opts.alsoFor ?? [])] : []).map((b) => ({
+          pool: b.path,
+          level: "/",
+          demand: amounts({ cpu: 4 }),
+          allocation: amounts(),
+          entitlement: amounts({ cpu: 4 }),
+        })),
       },
     ),
   };
@@ -523,6 +520,72 @@ describe("countsByPool", () => {
     expect(
       await gateway.preemptions.earliestAt({ kind: "INTRA_POOL", since: minutes(20) }),
     ).toBeNull();
+  });
+
+  it("counts an inter-pool preemption into every pool it was for, and each finds it", async () => {
+    const w = await world();
+    // For /a/y (the closest) and /b, whose demand took the entitlement too.
+    await record(gateway, [
+      row(w.etl[0]!, minutes(1), w.pools["/a/y"], { alsoFor: [w.pools["/b"]] }),
+    ]);
+    const only = (n: number) => ({
+      bucket: new Date(Math.floor(minutes(n).getTime() / 3_600_000) * 3_600_000),
+    });
+    const hourly = await gateway.preemptions.countsByPool({}, 3600);
+    const byRows = await gateway.preemptions.countsByPool({ jobId: w.etl[0]!.jobId }, 3600);
+    for (const counts of [hourly, byRows])
+      expect(counts).toEqual([
+        { ...only(1), pool: "/a/x", out: 1, in: 0, within: 0 },
+        { ...only(1), pool: "/a/y", out: 0, in: 1, within: 0 },
+        { ...only(1), pool: "/b", out: 0, in: 1, within: 0 },
+      ]);
+    for (const pool of [
+      { path: "/b", side: "beneficiary", subtree: false },
+      { path: "/b", side: "either", subtree: true },
+      { path: "/a/y", side: "beneficiary", subtree: false },
+      { path: "/a", side: "beneficiary", subtree: true },
+    ] as const) {
+      const page = await gateway.preemptions.list({ pool, limit: 10 });
+      expect(
+        page.items.map((p) => p.beneficiary?.poolPath),
+        JSON.stringify(pool),
+      ).toEqual(["/a/y"]);
+    }
+    // The victim's pool was not one of them.
+    const none = await gateway.preemptions.list({
+      pool: { path: "/a/x", side: "beneficiary", subtree: false },
+      limit: 10,
+    });
+    expect(none.items).toEqual([]);
+  });
+
+  it("fills rows recorded before every pool was kept in, as recordMany writes them now", async () => {
+    const w = await world();
+    await record(gateway, [
+      row(w.etl[0]!, minutes(1), w.pools["/a/y"], { alsoFor: [w.pools["/b"]] }),
+      row(w.web[1]!, minutes(2), w.pools["/b"], { kind: "INTRA_POOL", gangTask: w.web[0]! }),
+      row(w.etl[1]!, minutes(3), null),
+    ]);
+    const state = () =>
+      sql(`SELECT victim_task_id, beneficiary_pool_paths,
+                  ARRAY(SELECT k FROM unnest(pool_keys) k ORDER BY k) AS pool_keys
+           FROM preemptions ORDER BY at`);
+    const counts = () => sql("SELECT * FROM preemption_counts ORDER BY 1, 2, 3, 4");
+    const [rows, counted] = [await state(), await counts()];
+    // As the rows were before the migration: the closest pool alone.
+    await sql(`UPDATE preemptions SET beneficiary_pool_paths = '{}',
+                 pool_keys = array_remove(pool_keys, 'beneficiary:/b') WHERE kind = 'INTER_POOL'`);
+    await sql("DELETE FROM preemption_counts WHERE pool = '/b' AND side = 'in'");
+    const migration = readFileSync(
+      new URL(
+        "../../../prisma/migrations/20261129101233_preemption_beneficiary_pools/migration.sql",
+        import.meta.url,
+      ),
+      "utf8",
+    );
+    await sql(migration.slice(migration.indexOf("-- Backfill")));
+    expect(await state()).toEqual(rows);
+    expect(await counts()).toEqual(counted);
   });
 
   it("reads whole hours and days from the counts recordMany keeps, the same as counting the rows", async () => {

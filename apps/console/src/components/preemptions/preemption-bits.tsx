@@ -79,7 +79,10 @@ export function Beneficiary({ p, all = false }: { p: PreemptionRow; all?: boolea
     );
   }
   const took = tookEntitlement(p);
-  const pools = all ? p.numbers.beneficiaries.map((x) => x.pool) : [b.poolPath];
+  const named = p.numbers.beneficiaries.map((x) => x.pool);
+  const pools = all ? named : [b.poolPath];
+  // A table names the closest; the others are counted, so a pool's "given to it" row says it is among them.
+  const more = all ? [] : named.filter((path) => path !== b.poolPath);
   return (
     <span data-testid="beneficiary-pools">
       {pools.map((path, i) => (
@@ -88,6 +91,7 @@ export function Beneficiary({ p, all = false }: { p: PreemptionRow; all?: boolea
           <PoolLink path={path} />
         </span>
       ))}
+      {more.length > 0 && <span title={more.join(", ")}> and {more.length} more</span>}
       {took && (
         <span className="block text-xs text-muted">
           {pools.length === 1 ? "its demand" : "their demand"} took the entitlement

@@ -1,8 +1,8 @@
 /**
  * Preemptions per pool over time (console.md: "with preemption counts per
  * pool over time", kept forever), counted on each side: out of a pool (its
- * task was the victim of an inter-pool preemption), into it (it was the
- * closest pool waiting), within it (intra-pool).
+ * task was the victim of an inter-pool preemption), into it (it was one of
+ * the pools the preemption was for), within it (intra-pool).
  *
  * Buckets of whole days or hours read `preemption_counts` (recordMany keeps
  * a count per pool, side, hour and day): a year of history is a few rows
@@ -60,7 +60,7 @@ function fromRows(f: PreemptionFilters, seconds: number): Prisma.Sql {
   const rows = f.pool ? { ...f, pool: { ...f.pool, side: "either" as const } } : f;
   return Prisma.sql`
     WITH f AS (
-      SELECT p.at, p.kind, p.victim_pool_path, p.beneficiary_pool_path FROM preemptions p
+      SELECT p.at, p.kind, p.victim_pool_path, p.beneficiary_pool_paths FROM preemptions p
       WHERE ${preemptionWhere(rows)}
     ),
     s AS (
@@ -68,8 +68,8 @@ function fromRows(f: PreemptionFilters, seconds: number): Prisma.Sql {
              CASE WHEN kind = 'INTRA_POOL' THEN 'within' ELSE 'out' END AS side
       FROM f
       UNION ALL
-      SELECT at, beneficiary_pool_path, 'in' FROM f
-      WHERE kind = 'INTER_POOL' AND beneficiary_pool_path IS NOT NULL
+      SELECT at, unnest(beneficiary_pool_paths), 'in' FROM f
+      WHERE kind = 'INTER_POOL'
     )
     SELECT ${bucketOf(Prisma.sql`s.at`, seconds)} AS bucket, s.pool, s.side, count(*) AS n
     FROM s WHERE ${poolMatch(f.pool, Prisma.sql`s.pool`)}

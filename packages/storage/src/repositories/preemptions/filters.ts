@@ -15,19 +15,20 @@ export function lineageOf(path: string): string[] {
 
 /**
  * `pool_keys` of a row: "victim:<p>" for the victim's pool and its
- * ancestors, "beneficiary:<p>" likewise, so "in or under this pool, on this
- * side" is one containment probe of the GIN index.
+ * ancestors, "beneficiary:<p>" likewise for each pool it was for, so "in or
+ * under this pool, on this side" is one containment probe of the GIN index.
  */
-export function poolKeysOf(victimPool: string, beneficiaryPool: string | null): string[] {
+export function poolKeysOf(victimPool: string, beneficiaryPools: readonly string[]): string[] {
   const keys = lineageOf(victimPool).map((p) => `victim:${p}`);
-  if (beneficiaryPool !== null)
-    for (const p of lineageOf(beneficiaryPool)) keys.push(`beneficiary:${p}`);
+  const beneficiary = new Set(beneficiaryPools.flatMap(lineageOf));
+  for (const p of beneficiary) keys.push(`beneficiary:${p}`);
   return keys;
 }
 
-const SIDE_COLUMNS: Record<Exclude<PoolSide, "either">, Prisma.Sql> = {
-  victim: Prisma.raw("p.victim_pool_path"),
-  beneficiary: Prisma.raw("p.beneficiary_pool_path"),
+/** This very pool on a side: the victim's column, or any pool the preemption was for (GIN). */
+const ON_SIDE: Record<Exclude<PoolSide, "either">, (path: string) => Prisma.Sql> = {
+  victim: (path) => Prisma.sql`p.victim_pool_path = ${path}`,
+  beneficiary: (path) => Prisma.sql`p.beneficiary_pool_paths @> ARRAY[${path}]::text[]`,
 };
 
 function poolCondition(pool: NonNullable<PreemptionFilters["pool"]>): Prisma.Sql {
@@ -40,7 +41,7 @@ function poolCondition(pool: NonNullable<PreemptionFilters["pool"]>): Prisma.Sql
     return Prisma.sql`p.pool_keys && ${keys}::text[]`;
   }
   return Prisma.sql`(${Prisma.join(
-    sides.map((s) => Prisma.sql`${SIDE_COLUMNS[s]} = ${pool.path}`),
+    sides.map((s) => ON_SIDE[s](pool.path)),
     " OR ",
   )})`;
 }

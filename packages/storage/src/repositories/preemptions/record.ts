@@ -16,6 +16,17 @@ export const PREEMPTOR_SOURCE = "PREEMPTOR";
 /** The task's reason while and after it is preempted (the lifecycle's PREEMPTED_REASON). */
 export const PREEMPTED_REASON = "PREEMPTED";
 
+/**
+ * Every pool a preemption was for, closest first: inter-pool, the closest
+ * and every pool its numbers name (the ones that waited, or whose demand
+ * took the entitlement); intra-pool, the waiting gang's (the victim's own).
+ */
+export function beneficiaryPoolsOf(r: NewPreemption): string[] {
+  const pools = r.beneficiary ? [r.beneficiary.poolPath] : [];
+  if (r.kind === "INTER_POOL") pools.push(...r.numbers.beneficiaries.map((b) => b.pool));
+  return [...new Set(pools)];
+}
+
 /** One array per column, in row order: unnested server-side into one statement. */
 function columns(rows: readonly NewPreemption[]) {
   const c = {
@@ -39,6 +50,7 @@ function columns(rows: readonly NewPreemption[]) {
     bJobName: [] as (string | null)[],
     bInstanceId: [] as (number | null)[],
     bPriority: [] as (number | null)[],
+    bPoolPaths: [] as string[],
     level: [] as (string | null)[],
     reason: [] as string[],
     numbers: [] as string[],
@@ -70,8 +82,10 @@ function columns(rows: readonly NewPreemption[]) {
     c.level.push(r.level);
     c.reason.push(r.reason);
     c.numbers.push(JSON.stringify(r.numbers));
-    // A JSON array per row: unnest would flatten a two-dimensional text[].
-    c.poolKeys.push(JSON.stringify(poolKeysOf(v.poolPath, b?.poolPath ?? null)));
+    // JSON arrays per row: unnest would flatten a two-dimensional text[].
+    const beneficiaryPools = beneficiaryPoolsOf(r);
+    c.bPoolPaths.push(JSON.stringify(beneficiaryPools));
+    c.poolKeys.push(JSON.stringify(poolKeysOf(v.poolPath, beneficiaryPools)));
   }
   return c;
 }
@@ -147,11 +161,12 @@ export function preemptionWrites(db: DbOrTx) {
             ${c.state}::text[], ${c.stateAfter}::text[], ${c.poolId}::uuid[], ${c.poolPath}::text[],
             ${c.bPoolId}::uuid[], ${c.bPoolPath}::text[], ${c.bGangId}::text[], ${c.bTaskId}::uuid[],
             ${c.bJobId}::uuid[], ${c.bJobName}::text[], ${c.bInstanceId}::int[], ${c.bPriority}::int[],
-            ${c.level}::text[], ${c.reason}::text[], ${c.numbers}::text[], ${c.poolKeys}::text[]
+            ${c.level}::text[], ${c.reason}::text[], ${c.numbers}::text[], ${c.poolKeys}::text[],
+            ${c.bPoolPaths}::text[]
           ) WITH ORDINALITY AS u(at, kind, task_id, job_id, job_name, instance_id, run_id, priority,
                                  state, state_after, pool_id, pool_path, b_pool_id, b_pool_path,
                                  b_gang_id, b_task_id, b_job_id, b_job_name, b_instance_id,
-                                 b_priority, level, reason, numbers, pool_keys, ord)
+                                 b_priority, level, reason, numbers, pool_keys, b_pool_paths, ord)
         ),
         moved AS (
           UPDATE tasks t
@@ -173,8 +188,9 @@ export function preemptionWrites(db: DbOrTx) {
                    CASE WHEN u.kind = 'INTRA_POOL' THEN 'within' ELSE 'out' END AS side
             FROM u JOIN moved m ON m.id = u.task_id
             UNION ALL
-            SELECT u.at, u.b_pool_path, 'in' FROM u JOIN moved m ON m.id = u.task_id
-            WHERE u.kind = 'INTER_POOL' AND u.b_pool_path IS NOT NULL
+            SELECT u.at, b.pool, 'in' FROM u JOIN moved m ON m.id = u.task_id
+            CROSS JOIN LATERAL jsonb_array_elements_text(u.b_pool_paths::jsonb) AS b(pool)
+            WHERE u.kind = 'INTER_POOL'
           ) s CROSS JOIN (VALUES (${COUNT_PERIODS[0]}::int), (${COUNT_PERIODS[1]}::int)) AS d(period)
           GROUP BY 1, 2, 3, 4
           ON CONFLICT (period_seconds, start, pool, side)
@@ -195,12 +211,14 @@ export function preemptionWrites(db: DbOrTx) {
                                  victim_state_after, victim_pool_id, victim_pool_path,
                                  beneficiary_pool_id, beneficiary_pool_path, beneficiary_gang_id,
                                  beneficiary_task_id, beneficiary_job_id, beneficiary_job_name,
-                                 beneficiary_instance_id, beneficiary_priority, level, reason,
-                                 numbers, pool_keys)
+                                 beneficiary_instance_id, beneficiary_priority,
+                                 beneficiary_pool_paths, level, reason, numbers, pool_keys)
         SELECT u.at, u.kind::"PreemptionKind", u.task_id, u.job_id, u.job_name, u.instance_id,
                u.run_id, u.priority, u.state::"TaskState", u.state_after::"TaskState", u.pool_id,
                u.pool_path, u.b_pool_id, u.b_pool_path, u.b_gang_id, u.b_task_id, u.b_job_id,
-               u.b_job_name, u.b_instance_id, u.b_priority, u.level, u.reason, u.numbers::jsonb,
+               u.b_job_name, u.b_instance_id, u.b_priority,
+               ARRAY(SELECT jsonb_array_elements_text(u.b_pool_paths::jsonb)), u.level, u.reason,
+               u.numbers::jsonb,
                ARRAY(SELECT jsonb_array_elements_text(u.pool_keys::jsonb))
         FROM u JOIN moved m ON m.id = u.task_id
         ORDER BY u.ord
@@ -215,7 +233,7 @@ export function preemptionWrites(db: DbOrTx) {
         const pools = new Set<string>();
         for (const r of written) {
           pools.add(r.victim.poolPath);
-          if (r.beneficiary) pools.add(r.beneficiary.poolPath);
+          for (const pool of beneficiaryPoolsOf(r)) pools.add(pool);
         }
         await changesRepository(db).announce(
           { topic: "preemptions", keys: recorded.map((r) => r.id) },
