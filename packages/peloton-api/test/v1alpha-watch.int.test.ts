@@ -1,7 +1,8 @@
 /**
  * v1alpha WatchService's filters over gRPC, fed by the change feed: stateless
  * jobs by id and by label (a job's change streamed as it happens, a missing
- * id answered as not found), a job's pods by label, and the refusals of a
+ * id answered as not found), a job's pods by label and by name (a missing
+ * one answered as not found), and the refusals of a
  * start_revision that cannot be replayed and of a bad job id, naming the
  * field.
  */
@@ -96,6 +97,18 @@ describe("v1alpha WatchService filters", () => {
       podFilter: { jobId: { value: canary }, labels: [{ key: "role", value: "canary" }] },
     })) {
       expect(answer.pods.map((p) => p.podName?.value)).toEqual([`${canary}-1`]);
+      break;
+    }
+
+    // Pods by name: one the job has no instance for is answered as not found.
+    for await (const answer of watch().watch({
+      podFilter: {
+        jobId: { value: canary },
+        podNames: [{ value: `${canary}-0` }, { value: `${canary}-7` }],
+      },
+    })) {
+      expect(answer.pods.map((p) => p.podName?.value)).toEqual([`${canary}-0`]);
+      expect(answer.podsNotFound.map((p) => p.value)).toEqual([`${canary}-7`]);
       break;
     }
     expect(served.internalErrors).toEqual([]);

@@ -26,11 +26,16 @@ async function readAll(
     statelessJobs: answers.flatMap((a) => a.statelessJobs),
     statelessJobsNotFound: answers.flatMap((a) => a.statelessJobsNotFound),
     pods: answers.flatMap((a) => a.pods),
+    podsNotFound: answers.flatMap((a) => a.podsNotFound),
   };
 }
 
 const empty = (a: WatchAnswer) =>
-  a.statelessJobs.length + a.statelessJobsNotFound.length + a.pods.length === 0;
+  a.statelessJobs.length +
+    a.statelessJobsNotFound.length +
+    a.pods.length +
+    a.podsNotFound.length ===
+  0;
 
 const handlers: Implementation<typeof WatchService> = {
   async *watch(req, { caller, signal }) {

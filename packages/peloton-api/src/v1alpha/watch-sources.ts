@@ -30,6 +30,7 @@ export interface WatchAnswer {
   statelessJobs: MessageInitShape<typeof JobSummarySchema>[];
   statelessJobsNotFound: { value: string }[];
   pods: MessageInitShape<typeof PodSummarySchema>[];
+  podsNotFound: { value: string }[];
 }
 
 export interface WatchSource {
@@ -115,6 +116,7 @@ export function jobSource(caller: Caller, filter: StatelessJobFilter): WatchSour
         statelessJobs: changed,
         statelessJobsNotFound: notFound.map((value) => ({ value })),
         pods: [],
+        podsNotFound: [],
       };
     },
   };
@@ -123,7 +125,9 @@ export function jobSource(caller: Caller, filter: StatelessJobFilter): WatchSour
 /**
  * A job's pods (`job_id` required), optionally by name and by labels: a
  * pod's labels are its instance's task config's (what GetPod's spec
- * shows), at the job's current config, every label required.
+ * shows), at the job's current config, every label required. A pod name
+ * the job has no instance for (never had, or scaled away) is answered in
+ * `pods_not_found`, once until it exists again.
  */
 export function podSource(caller: Caller, filter: PodFilter): WatchSource {
   const jobId = filter.jobId?.value ?? "";
@@ -144,7 +148,7 @@ export function podSource(caller: Caller, filter: PodFilter): WatchSource {
     topic: "tasks",
     async read(keys) {
       if (keys && !keys.some((k) => k.startsWith(`${jobId}/`)))
-        return { statelessJobs: [], statelessJobsNotFound: [], pods: [] };
+        return { statelessJobs: [], statelessJobsNotFound: [], pods: [], podsNotFound: [] };
       const withLabels = await labelled();
       const tasks = await naming(() => "pod_filter.job_id", allTasks(caller, { jobId }));
       const pods = tasks
@@ -156,7 +160,18 @@ export function podSource(caller: Caller, filter: PodFilter): WatchSource {
           sent.set(name(t), seen);
           return true;
         });
-      return { statelessJobs: [], statelessJobsNotFound: [], pods: pods.map(podSummary) };
+      const existing = new Set(tasks.map(name));
+      const notFound = [...names].filter((pod) => {
+        if (existing.has(pod) || sent.get(pod) === "missing") return false;
+        sent.set(pod, "missing");
+        return true;
+      });
+      return {
+        statelessJobs: [],
+        statelessJobsNotFound: [],
+        pods: pods.map(podSummary),
+        podsNotFound: notFound.map((value) => ({ value })),
+      };
     },
   };
 }
