@@ -246,6 +246,8 @@ describe("bad input is refused with the field named, nothing changed", () => {
       override: true,
     });
     expect(second.toVersion).toBe(3);
+    expect(second.overriddenUpdateId).toBe(first.updateId);
+    expect(first.overriddenUpdateId).toBeNull();
     expect((await caller.updates.get({ id: first.updateId })).state).toBe("ABORTED");
   });
 

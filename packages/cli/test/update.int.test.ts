@@ -54,7 +54,8 @@ async function createUpdate(jobId: string, ...flags: string[]): Promise<string> 
     ...flags,
   );
   expect(run.stderr).toBe("");
-  expect(run.stdout).toMatch(new RegExp(`^Job update ${UUID} created\\n$`));
+  const overrides = flags.includes("-o") ? `; update ${UUID} aborted \\(overridden\\)` : "";
+  expect(run.stdout).toMatch(new RegExp(`^Job update ${UUID} created${overrides}\\n$`));
   return run.stdout.split(" ")[2]!;
 }
 
@@ -143,6 +144,17 @@ describe("peloton update create, get and list", () => {
       expect((await caller.updates.get({ id: first })).state).toBe("ABORTED");
       const listed = rowsOf((await peloton("update", "list", jobId)).stdout).slice(1);
       expect(listed.map((r) => r[0])).toEqual([second, first]);
+      // It says which update it aborted.
+      const third = await peloton(
+        "update",
+        "create",
+        jobId,
+        fixture("job-service-v2.yaml"),
+        "2",
+        "/services",
+        "-o",
+      );
+      expect(third.stdout).toContain(`; update ${second} aborted (overridden)`);
     },
   );
 

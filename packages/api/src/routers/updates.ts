@@ -67,6 +67,8 @@ export const updatesRouter = router({
       fromVersion: u.fromConfigVersion,
       toVersion: u.toConfigVersion,
       state: u.state,
+      /** The update an override (-o) aborted for this one; null when none was active. */
+      overriddenUpdateId: result.overridden ?? null,
     };
   }),
 

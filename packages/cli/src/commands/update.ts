@@ -102,7 +102,11 @@ export function registerUpdate(
             // Problems in the file name the file, then the field and its line.
             throw isFileError(err) ? new CliError(`${file}: ${describeError(err, "")}`) : err;
           });
-        print(opts.json ? JSON.stringify(created, null, 2) : updateCreated(created.updateId));
+        print(
+          opts.json
+            ? JSON.stringify(created, null, 2)
+            : updateCreated(created.updateId, created.overriddenUpdateId),
+        );
       },
     );
 

@@ -53,8 +53,9 @@ export function updateRow(u: UpdateRowFields): string[] {
 }
 
 /** Peloton's answer to `update create`. */
-export function updateCreated(id: string): string {
-  return `Job update ${id} created`;
+export function updateCreated(id: string, overridden: string | null = null): string {
+  const created = `Job update ${id} created`;
+  return overridden ? `${created}; update ${overridden} aborted (overridden)` : created;
 }
 
 type UpdateVerb = "pause" | "resume" | "abort" | "rollback";

@@ -115,7 +115,7 @@ export async function createUpdate(
       acting: req.acting,
       action: `update.create`,
     });
-    return { ok: true, update };
+    return { ok: true, update, ...(active ? { overridden: active.id } : {}) };
   });
 }
 

@@ -28,7 +28,8 @@ export type UpdateFailure =
   | { kind: "conflict"; updateId: string };
 
 export type UpdateResult =
-  | { ok: true; update: JobUpdateRecord }
+  /** `overridden`: the active update an override (-o) aborted for it. */
+  | { ok: true; update: JobUpdateRecord; overridden?: string }
   | { ok: false; failure: UpdateFailure };
 
 export const refuse = (failure: UpdateFailure): UpdateResult => ({ ok: false, failure });
