@@ -273,6 +273,14 @@ test.describe("identity", () => {
     await page.goto("/admin/users");
     await expect(main(page).getByTestId("users-table")).toContainText(LEAD.login);
     await shot(page, "admin-users-light");
+    // New user's dialog is opened from code: Escape gives its button the focus back.
+    const newUser = main(page).getByRole("button", { name: "New user" });
+    await newUser.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+    await expect(newUser).toBeFocused();
+
     await page.emulateMedia({ colorScheme: "dark" });
     await page.reload();
     await expect(main(page).getByTestId("users-table")).toContainText(LEAD.login);
