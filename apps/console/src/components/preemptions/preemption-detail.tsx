@@ -6,7 +6,6 @@
  */
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery } from "@tanstack/react-query";
-import { format } from "date-fns";
 import { X } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
@@ -16,6 +15,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { useReturnFocus } from "@/components/ui/use-return-focus";
 import { describeApiError } from "@/lib/api-errors";
 import type { PreemptionRow } from "@/lib/api-types";
+import { formatAbsolute } from "@/lib/time";
 import { useTRPC } from "@/lib/trpc";
 import { cameBackOf } from "./came-back";
 import { Beneficiary, KindBadge, PoolLink, TaskLink, taskHref } from "./preemption-bits";
@@ -48,7 +48,7 @@ function Body({ p, onFilterJob }: { p: PreemptionRow; onFilterJob: (jobId: strin
       <dl className="divide-y divide-border text-sm">
         <Fact label="When">
           <RelativeTime at={p.at} />
-          <span className="text-muted"> · {format(p.at, "yyyy-MM-dd HH:mm:ss xxx")}</span>
+          <span className="text-muted"> · {formatAbsolute(p.at)}</span>
         </Fact>
         <Fact label="Victim">
           <TaskLink task={p.victim} />
