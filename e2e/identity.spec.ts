@@ -269,7 +269,10 @@ test.describe("identity", () => {
     expect(refused!.stderr).toMatch(/sign in|401|unauthori[sz]ed|token/i);
   });
 
-  test("screenshots: sign-in, tokens and users, light and dark", async ({ page, browser }) => {
+  test("screenshots: sign-in, tokens, users and teams, light and dark", async ({
+    page,
+    browser,
+  }) => {
     await page.goto("/admin/users");
     await expect(main(page).getByTestId("users-table")).toContainText(LEAD.login);
     await shot(page, "admin-users-light");
@@ -281,8 +284,15 @@ test.describe("identity", () => {
     await expect(page.getByRole("dialog")).toBeHidden();
     await expect(newUser).toBeFocused();
 
+    await page.goto("/admin/teams");
+    await expect(main(page).getByTestId(`team-${OWN_TEAM}`)).toBeVisible();
+    await shot(page, "admin-teams-light");
     await page.emulateMedia({ colorScheme: "dark" });
     await page.reload();
+    await expect(main(page).getByTestId(`team-${OWN_TEAM}`)).toBeVisible();
+    await shot(page, "admin-teams-dark");
+
+    await page.goto("/admin/users");
     await expect(main(page).getByTestId("users-table")).toContainText(LEAD.login);
     await shot(page, "admin-users-dark");
     await page.goto("/tokens");
