@@ -269,12 +269,30 @@ test.describe("identity", () => {
     expect(refused!.stderr).toMatch(/sign in|401|unauthori[sz]ed|token/i);
   });
 
-  test("screenshots: sign-in, tokens and users, light and dark", async ({ page, browser }) => {
+  test("screenshots: sign-in, tokens, users and teams, light and dark", async ({
+    page,
+    browser,
+  }) => {
     await page.goto("/admin/users");
     await expect(main(page).getByTestId("users-table")).toContainText(LEAD.login);
     await shot(page, "admin-users-light");
+    // New user's dialog is opened from code: Escape gives its button the focus back.
+    const newUser = main(page).getByRole("button", { name: "New user" });
+    await newUser.click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toBeHidden();
+    await expect(newUser).toBeFocused();
+
+    await page.goto("/admin/teams");
+    await expect(main(page).getByTestId(`team-${OWN_TEAM}`)).toBeVisible();
+    await shot(page, "admin-teams-light");
     await page.emulateMedia({ colorScheme: "dark" });
     await page.reload();
+    await expect(main(page).getByTestId(`team-${OWN_TEAM}`)).toBeVisible();
+    await shot(page, "admin-teams-dark");
+
+    await page.goto("/admin/users");
     await expect(main(page).getByTestId("users-table")).toContainText(LEAD.login);
     await shot(page, "admin-users-dark");
     await page.goto("/tokens");

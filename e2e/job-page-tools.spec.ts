@@ -2,7 +2,8 @@
  * The job and task pages as the on-call engineer uses them after a failure
  * (issue #19 item 7): the task opens on stderr with its logs above the fold;
  * the logs can be searched and unwrapped; the job's events filter by
- * instance and reason; a job id that names nothing answers 404 with its own page.
+ * instance and reason; a job, host or pool that names nothing answers 404 with
+ * its own page.
  */
 import { randomUUID } from "node:crypto";
 import { adminApi } from "./support/auth.ts";
@@ -98,7 +99,9 @@ test("after a failure: stderr first, logs above the fold, search and wrap, event
 
 // Detail pages sit outside the (lists) loading boundary: nothing streams before the page knows
 // the job exists, so the answer is a real 404, as for a missing pool or host.
-test("a job id that names nothing answers 404 with its own not-found page", async ({ page }) => {
+test("a job, host or pool that names nothing answers 404 with its own not-found page", async ({
+  page,
+}) => {
   for (const path of ["/jobs/not-a-uuid", "/hosts/no-such-host.example", "/pools/no/such/pool"]) {
     const res = await page.request.get(path);
     expect(res.status(), path).toBe(404);
@@ -110,4 +113,12 @@ test("a job id that names nothing answers 404 with its own not-found page", asyn
     page.getByTestId("job-not-found").getByRole("link", { name: "All jobs" }),
   ).toBeVisible();
   await shot(page, "job-not-found");
+
+  // A missing host's and pool's pages: their own words, light and dark.
+  await page.goto("/hosts/no-such-host.example");
+  await expect(page.getByRole("heading", { name: "No such host" })).toBeVisible();
+  await shot(page, "host-not-found");
+  await page.goto("/pools/no/such/pool");
+  await expect(page.getByRole("heading", { name: "No such pool" })).toBeVisible();
+  await shot(page, "pool-not-found");
 });

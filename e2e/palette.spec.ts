@@ -58,6 +58,14 @@ test.describe("command palette", () => {
     await page.keyboard.press("Escape");
     await expect(palette(page)).toBeHidden();
 
+    // Clicked open from the header, Escape gives the header's button the focus back.
+    const opener = page.getByRole("button", { name: /^Search or run a command/ });
+    await opener.click();
+    await expect(input(page)).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(palette(page)).toBeHidden();
+    await expect(opener).toBeFocused();
+
     // `/` opens it too, but is a character while typing in a field.
     await page.goto("/jobs");
     const filter = page.getByRole("main").getByRole("searchbox").first();

@@ -158,7 +158,10 @@ test.describe("preemptions", () => {
       /^\/oncall\/reports was at its cpu entitlement \(allocation 8, entitlement 8\) while gang urgent-report\/0 \(priority 10\) waited for 1 core/,
     );
     await expect(sheet(page).getByTestId("waiting-gang")).toBeVisible();
-    await page.getByRole("button", { name: "Close" }).click();
+    // Escape closes the drawer and gives the row that opened it the focus back.
+    await page.keyboard.press("Escape");
+    await expect(sheet(page)).toBeHidden();
+    await expect(row(page, fx.intra.id)).toBeFocused();
     await page.getByRole("button", { name: "inter-pool fairness" }).click();
     await expect(page).toHaveURL(/kind=INTER_POOL/);
     await expectRowsAsListed(page, api, { kind: "INTER_POOL" });

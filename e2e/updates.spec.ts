@@ -83,9 +83,17 @@ test.describe("updates", () => {
     for (const v of await instances.getByTestId("instance-version").all())
       await expect(v).toHaveAttribute("data-version", "1");
 
-    // Edit the YAML: the review shows the change against version 1 before anything is sent.
-    await main(page).getByTestId("update-job").click();
+    // Escape closes the dialog and gives the Update button that opened it the focus back.
+    const update = main(page).getByTestId("update-job");
     const dialog = page.getByTestId("update-dialog");
+    await update.click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(update).toBeFocused();
+
+    // Edit the YAML: the review shows the change against version 1 before anything is sent.
+    await update.click();
     await expect(dialog).toBeVisible();
     await typeYaml(page, "update-editor", serviceYaml("v2"));
     await dialog.getByTestId("option-batchSize").fill("1");

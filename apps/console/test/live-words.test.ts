@@ -46,6 +46,17 @@ describe("describeLive", () => {
     });
   });
 
+  it("an outage that began on another day says which day, in the shared absolute format", () => {
+    const overnight: LiveState = {
+      status: "offline",
+      reason: "server",
+      offlineSince: new Date(2025, 11, 31, 23, 58, 0).getTime(),
+      nextAttemptAt: null,
+    };
+    const text = describeLive(overnight, { updatedAt: 0, failing: false, now: NOW }).text;
+    expect(text).toMatch(/^Offline since 2025-12-31 23:58:00 [+-]\d\d:\d\d · reconnecting…$/);
+  });
+
   it("a server without its database is not live either", () => {
     const db: LiveState = {
       ...live,

@@ -1,6 +1,7 @@
 /** The live indicator's words: what the stream's state means for the data on screen. */
-import { format, formatDistanceStrict } from "date-fns";
+import { formatDistanceStrict } from "date-fns";
 import type { LiveState } from "./live-connection";
+import { formatSinceToday } from "./time";
 
 export type LiveTone = "ok" | "warn" | "bad";
 
@@ -19,7 +20,7 @@ export function describeLive(
       ? "just now"
       : formatDistanceStrict(updatedAt, Math.max(now, updatedAt), { addSuffix: true });
   if (live.status === "offline") {
-    const since = live.offlineSince ? ` since ${format(live.offlineSince, "HH:mm:ss")}` : "";
+    const since = live.offlineSince ? ` since ${formatSinceToday(live.offlineSince, now)}` : "";
     if (live.reason === "database")
       return { text: `Not live${since}: the server cannot reach its database`, tone: "bad" };
     const wait =
@@ -35,7 +36,7 @@ export function describeLive(
   if (live.status === "connecting")
     return {
       text: live.offlineSince
-        ? `Reconnecting… offline since ${format(live.offlineSince, "HH:mm:ss")}`
+        ? `Reconnecting… offline since ${formatSinceToday(live.offlineSince, now)}`
         : `Connecting to live updates… data from ${ago}`,
       tone: "warn",
     };

@@ -3,6 +3,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
+import { useReturnFocus } from "@/components/ui/use-return-focus";
 
 /**
  * A dialog holding a small form (new user, new password, …): its own submit
@@ -33,11 +34,16 @@ export function FormDialog({
   onSubmit: () => void;
   children: ReactNode;
 }) {
+  // Opened by a button outside it (New user, a row's Edit): Escape gives that button the focus back.
+  const returnFocus = useReturnFocus(open);
   return (
     <Dialog.Root open={open} onOpenChange={(o) => !busy && onOpenChange(o)}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed left-1/2 top-[12vh] z-50 max-h-[80vh] w-[32rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 overflow-y-auto rounded-lg border border-border bg-surface p-5 shadow-xl">
+        <Dialog.Content
+          onCloseAutoFocus={returnFocus}
+          className="fixed left-1/2 top-[12vh] z-50 max-h-[80vh] w-[32rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 overflow-y-auto rounded-lg border border-border bg-surface p-5 shadow-xl"
+        >
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>
               <Dialog.Title className="font-semibold">{title}</Dialog.Title>

@@ -19,7 +19,7 @@ export function Capacity({ summary }: { summary: OverviewSummary }) {
             </dt>
             <dd>
               <div className="mt-1 h-2 overflow-hidden rounded-full bg-bar-track" aria-hidden>
-                <div className="h-full rounded-full bg-accent" style={{ width: `${pct}%` }} />
+                <div className="h-full rounded-full bg-allocation" style={{ width: `${pct}%` }} />
               </div>
               <p className="mt-1 tabular-nums">
                 {/* Both in the larger one's unit: "0 / 640 GB", never "0 MB of 640 GB". */}

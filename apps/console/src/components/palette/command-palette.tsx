@@ -30,6 +30,7 @@ import { useTRPC } from "@/lib/trpc";
 import { confirmLeaving } from "@/lib/use-unsaved-changes";
 import { type PaletteAction, paletteActions } from "./palette-actions";
 import { PaletteConfirm } from "./palette-confirm";
+import { PaletteDialog } from "./palette-dialog";
 import { matchingPages } from "./palette-pages";
 import { usePaletteHotkeys } from "./use-palette-hotkeys";
 
@@ -123,105 +124,99 @@ export function CommandPalette() {
         <kbd className="rounded border border-border px-1 text-xs">/</kbd>
         <kbd className="rounded border border-border px-1 text-xs">Ctrl K</kbd>
       </button>
-      <Command.Dialog
-        open={open}
-        onOpenChange={(o) => (o ? setOpen(true) : close())}
-        // cmdk names both the dialog and its input by this label (aria-labelledby).
-        label="Search"
-        shouldFilter={false}
-        loop
-        overlayClassName="fixed inset-0 z-40 bg-black/40"
-        contentClassName="fixed left-1/2 top-[12vh] z-50 w-[40rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 overflow-hidden rounded-lg border border-border bg-surface text-fg shadow-2xl"
-      >
-        {/* The field's own focus ring would be clipped by the dialog: the row shows focus instead. */}
-        <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-surface-2/40">
-          <Search className="size-4 shrink-0 text-muted" aria-hidden />
-          <Command.Input
-            value={q}
-            onValueChange={setQ}
-            placeholder="A job's name or id, owner:alice, team=ml, job/3, a cluster task id, a pool, a host…"
-            className="h-11 w-full bg-transparent text-sm placeholder:text-muted"
-            // Inline: the global :focus-visible ring is unlayered and would win over a class.
-            style={{ outline: "none" }}
-          />
-        </div>
-        <Command.List className="max-h-[60vh] overflow-y-auto pb-1.5" data-testid="palette-list">
-          <Command.Empty className="px-4 py-6 text-center text-sm text-muted">
-            {q.trim() === ""
-              ? "Type to search."
-              : waiting
-                ? "Searching…"
-                : `Nothing matches “${q.trim()}”.`}
-          </Command.Empty>
-          {KIND_ORDER.map((kind) => {
-            const group = hits.filter((h) => h.kind === kind);
-            if (group.length === 0) return null;
-            const Icon = KIND_ICON[kind];
-            return (
-              <Command.Group key={kind} heading={KIND_HEADING[kind]} className={GROUP}>
-                {group.map((h) => (
-                  <Command.Item
-                    key={h.href + h.label}
-                    value={`${kind}:${h.href}:${h.label}`}
-                    onSelect={() => go(h.href)}
-                    className={ITEM}
-                  >
-                    <Icon className="size-4 shrink-0 text-muted" aria-hidden />
-                    <span className="min-w-0 truncate font-mono">{h.label}</span>
-                    <span className="min-w-0 flex-1 truncate text-right text-xs text-muted">
-                      {h.detail}
+      <PaletteDialog open={open} onOpenChange={(o) => (o ? setOpen(true) : close())} label="Search">
+        {/* cmdk names its input by this label (aria-labelledby), as the dialog is named. */}
+        <Command label="Search" shouldFilter={false} loop>
+          {/* The field's own focus ring would be clipped by the dialog: the row shows focus instead. */}
+          <div className="flex items-center gap-2 border-b border-border px-3 focus-within:bg-surface-2/40">
+            <Search className="size-4 shrink-0 text-muted" aria-hidden />
+            <Command.Input
+              value={q}
+              onValueChange={setQ}
+              placeholder="A job's name or id, owner:alice, team=ml, job/3, a cluster task id, a pool, a host…"
+              className="h-11 w-full bg-transparent text-sm placeholder:text-muted"
+              // Inline: the global :focus-visible ring is unlayered and would win over a class.
+              style={{ outline: "none" }}
+            />
+          </div>
+          <Command.List className="max-h-[60vh] overflow-y-auto pb-1.5" data-testid="palette-list">
+            <Command.Empty className="px-4 py-6 text-center text-sm text-muted">
+              {q.trim() === ""
+                ? "Type to search."
+                : waiting
+                  ? "Searching…"
+                  : `Nothing matches “${q.trim()}”.`}
+            </Command.Empty>
+            {KIND_ORDER.map((kind) => {
+              const group = hits.filter((h) => h.kind === kind);
+              if (group.length === 0) return null;
+              const Icon = KIND_ICON[kind];
+              return (
+                <Command.Group key={kind} heading={KIND_HEADING[kind]} className={GROUP}>
+                  {group.map((h) => (
+                    <Command.Item
+                      key={h.href + h.label}
+                      value={`${kind}:${h.href}:${h.label}`}
+                      onSelect={() => go(h.href)}
+                      className={ITEM}
+                    >
+                      <Icon className="size-4 shrink-0 text-muted" aria-hidden />
+                      <span className="min-w-0 truncate font-mono">{h.label}</span>
+                      <span className="min-w-0 flex-1 truncate text-right text-xs text-muted">
+                        {h.detail}
+                      </span>
+                    </Command.Item>
+                  ))}
+                </Command.Group>
+              );
+            })}
+            {actions.length > 0 && (
+              <Command.Group heading="Actions" className={GROUP}>
+                {actions.map((a) => (
+                  <Command.Item key={a.id} value={a.id} onSelect={() => run(a)} className={ITEM}>
+                    {a.kind === "open" ? (
+                      <ScrollText className="size-4 text-muted" aria-hidden />
+                    ) : (
+                      <Zap className="size-4 text-muted" aria-hidden />
+                    )}
+                    <span className="flex-1 truncate">{a.label}</span>
+                    <span className="text-xs text-muted">
+                      {a.kind === "open" ? "open" : "asks first"}
                     </span>
                   </Command.Item>
                 ))}
               </Command.Group>
-            );
-          })}
-          {actions.length > 0 && (
-            <Command.Group heading="Actions" className={GROUP}>
-              {actions.map((a) => (
-                <Command.Item key={a.id} value={a.id} onSelect={() => run(a)} className={ITEM}>
-                  {a.kind === "open" ? (
-                    <ScrollText className="size-4 text-muted" aria-hidden />
-                  ) : (
-                    <Zap className="size-4 text-muted" aria-hidden />
-                  )}
-                  <span className="flex-1 truncate">{a.label}</span>
-                  <span className="text-xs text-muted">
-                    {a.kind === "open" ? "open" : "asks first"}
-                  </span>
-                </Command.Item>
-              ))}
-            </Command.Group>
-          )}
-          {pages.length > 0 && (
-            <Command.Group heading="Pages" className={GROUP}>
-              {pages.map((p) => (
-                <Command.Item
-                  key={p.href}
-                  value={`page:${p.href}`}
-                  onSelect={() => go(p.href)}
-                  className={ITEM}
-                >
-                  <p.icon className="size-4 text-muted" aria-hidden />
-                  <span className="flex-1">{p.label}</span>
-                  <span className="font-mono text-xs text-muted">{p.href}</span>
-                </Command.Item>
-              ))}
-            </Command.Group>
-          )}
-        </Command.List>
-        <div className="flex items-center gap-3 border-t border-border px-3 py-1.5 text-xs text-muted">
-          <span>
-            <kbd className="font-sans">↑↓</kbd> pick
-          </span>
-          <span className="flex items-center gap-1">
-            <CornerDownLeft className="size-3" aria-hidden /> open or run
-          </span>
-          <span>
-            <kbd className="font-sans">Esc</kbd> close
-          </span>
-        </div>
-      </Command.Dialog>
+            )}
+            {pages.length > 0 && (
+              <Command.Group heading="Pages" className={GROUP}>
+                {pages.map((p) => (
+                  <Command.Item
+                    key={p.href}
+                    value={`page:${p.href}`}
+                    onSelect={() => go(p.href)}
+                    className={ITEM}
+                  >
+                    <p.icon className="size-4 text-muted" aria-hidden />
+                    <span className="flex-1">{p.label}</span>
+                    <span className="font-mono text-xs text-muted">{p.href}</span>
+                  </Command.Item>
+                ))}
+              </Command.Group>
+            )}
+          </Command.List>
+          <div className="flex items-center gap-3 border-t border-border px-3 py-1.5 text-xs text-muted">
+            <span>
+              <kbd className="font-sans">↑↓</kbd> pick
+            </span>
+            <span className="flex items-center gap-1">
+              <CornerDownLeft className="size-3" aria-hidden /> open or run
+            </span>
+            <span>
+              <kbd className="font-sans">Esc</kbd> close
+            </span>
+          </div>
+        </Command>
+      </PaletteDialog>
       <PaletteConfirm action={pending} onDone={() => setPending(null)} />
     </>
   );

@@ -14,6 +14,7 @@ import {
 } from "recharts";
 import { EmptyState, Skeleton } from "@/components/ui/card";
 import { formatResource, type Kind } from "@/lib/format";
+import { formatAbsolute } from "@/lib/time";
 import { useTRPC } from "@/lib/trpc";
 
 const LINES = [
@@ -81,7 +82,7 @@ export function EntitlementChart({
           />
           <YAxis stroke="var(--muted)" fontSize={11} width={72} tickFormatter={value} />
           <Tooltip
-            labelFormatter={(t) => format(Number(t), "yyyy-MM-dd HH:mm:ss")}
+            labelFormatter={(t) => formatAbsolute(Number(t))}
             formatter={(v) => value(Number(v))}
             contentStyle={{
               background: "var(--surface)",

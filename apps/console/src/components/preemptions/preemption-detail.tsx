@@ -6,15 +6,16 @@
  */
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQuery } from "@tanstack/react-query";
-import { format } from "date-fns";
 import { X } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Skeleton } from "@/components/ui/card";
 import { Notice } from "@/components/ui/notice";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { useReturnFocus } from "@/components/ui/use-return-focus";
 import { describeApiError } from "@/lib/api-errors";
 import type { PreemptionRow } from "@/lib/api-types";
+import { formatAbsolute } from "@/lib/time";
 import { useTRPC } from "@/lib/trpc";
 import { cameBackOf } from "./came-back";
 import { Beneficiary, KindBadge, PoolLink, TaskLink, taskHref } from "./preemption-bits";
@@ -47,7 +48,7 @@ function Body({ p, onFilterJob }: { p: PreemptionRow; onFilterJob: (jobId: strin
       <dl className="divide-y divide-border text-sm">
         <Fact label="When">
           <RelativeTime at={p.at} />
-          <span className="text-muted"> · {format(p.at, "yyyy-MM-dd HH:mm:ss xxx")}</span>
+          <span className="text-muted"> · {formatAbsolute(p.at)}</span>
         </Fact>
         <Fact label="Victim">
           <TaskLink task={p.victim} />
@@ -140,11 +141,14 @@ export function PreemptionDetail({
     trpc.preemptions.get.queryOptions({ id }, row ? { initialData: row } : {}),
   );
   const p = query.data;
+  // Opened from code, by a row (Enter) or its time (a click): Escape or Close gives it the focus back.
+  const returnFocus = useReturnFocus(true);
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/30" />
         <Dialog.Content
+          onCloseAutoFocus={returnFocus}
           className="fixed inset-y-0 right-0 z-50 flex w-[44rem] max-w-[95vw] flex-col border-l border-border bg-surface shadow-xl"
           data-testid="preemption-detail"
           aria-describedby={undefined}

@@ -1,7 +1,8 @@
 "use client";
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
-import { type ReactNode, useRef } from "react";
+import type { ReactNode } from "react";
 import { Button } from "./button";
+import { useReturnFocus } from "./use-return-focus";
 
 /**
  * Asks before an action that changes the cluster; the action's own words are
@@ -35,9 +36,8 @@ export function ConfirmDialog({
   tone?: "default" | "danger";
 }) {
   // Opened from code (one dialog for many rows): what had the focus gets it back on close.
-  const opener = useRef<HTMLElement | null>(null);
-  if (open && opener.current === null && typeof document !== "undefined")
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  // With a trigger, Radix gives it back to the trigger itself.
+  const returnFocus = useReturnFocus(open ?? false);
   return (
     <AlertDialog.Root
       {...(open !== undefined ? { open } : {})}
@@ -47,13 +47,7 @@ export function ConfirmDialog({
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <AlertDialog.Content
-          onCloseAutoFocus={(e) => {
-            const back = opener.current;
-            opener.current = null;
-            if (trigger || !back?.isConnected) return;
-            e.preventDefault();
-            back.focus();
-          }}
+          {...(trigger ? {} : { onCloseAutoFocus: returnFocus })}
           className="fixed left-1/2 top-1/3 z-50 w-[28rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 rounded-lg border border-border bg-surface p-5 shadow-xl"
         >
           <AlertDialog.Title className="text-base font-semibold">{title}</AlertDialog.Title>

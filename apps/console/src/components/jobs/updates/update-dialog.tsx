@@ -11,6 +11,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { useReturnFocus } from "@/components/ui/use-return-focus";
 import type { JobDetail } from "@/lib/api-types";
 import { useTRPC } from "@/lib/trpc";
 import { type EditorIssue, YamlEditor } from "../new/yaml-editor";
@@ -75,6 +76,8 @@ export function UpdateDialog({
   activeUpdate: { id: string; state: string } | null;
 }) {
   const trpc = useTRPC();
+  // Opened by the job page's Update button, outside the dialog: Escape gives it the focus back.
+  const returnFocus = useReturnFocus(open);
   const [step, setStep] = useState<"edit" | "review">("edit");
   const [text, setText] = useState(job.configYaml);
   const [override, setOverride] = useState(false);
@@ -149,6 +152,7 @@ export function UpdateDialog({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
         <Dialog.Content
+          onCloseAutoFocus={returnFocus}
           className="fixed left-1/2 top-[5vh] z-50 flex max-h-[90vh] w-[76rem] max-w-[calc(100vw-2rem)] -translate-x-1/2 flex-col rounded-lg border border-border bg-surface shadow-xl"
           data-testid="update-dialog"
           data-step={step}
