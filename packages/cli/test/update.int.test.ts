@@ -43,8 +43,9 @@ async function createService(): Promise<string> {
   return run.stdout.split(" ")[1]!;
 }
 
-async function createUpdate(jobId: string, ...flags: string[]): Promise<string> {
-  const run = await peloton(
+/** `peloton update create <job> job-service-v2.yaml 2 /services <flags>`. */
+function updateCreate(jobId: string, ...flags: string[]) {
+  return peloton(
     "update",
     "create",
     jobId,
@@ -53,6 +54,10 @@ async function createUpdate(jobId: string, ...flags: string[]): Promise<string> 
     "/services",
     ...flags,
   );
+}
+
+async function createUpdate(jobId: string, ...flags: string[]): Promise<string> {
+  const run = await updateCreate(jobId, ...flags);
   expect(run.stderr).toBe("");
   const overrides = flags.includes("-o") ? `; update ${UUID} aborted \\(overridden\\)` : "";
   expect(run.stdout).toMatch(new RegExp(`^Job update ${UUID} created${overrides}\\n$`));
@@ -145,15 +150,7 @@ describe("peloton update create, get and list", () => {
       const listed = rowsOf((await peloton("update", "list", jobId)).stdout).slice(1);
       expect(listed.map((r) => r[0])).toEqual([second, first]);
       // It says which update it aborted.
-      const third = await peloton(
-        "update",
-        "create",
-        jobId,
-        fixture("job-service-v2.yaml"),
-        "2",
-        "/services",
-        "-o",
-      );
+      const third = await updateCreate(jobId, "-o");
       expect(third.stdout).toContain(`; update ${second} aborted (overridden)`);
     },
   );
