@@ -528,16 +528,15 @@ describe("countsByPool", () => {
     await record(gateway, [
       row(w.etl[0]!, minutes(1), w.pools["/a/y"], { alsoFor: [w.pools["/b"]] }),
     ]);
-    const only = (n: number) => ({
-      bucket: new Date(Math.floor(minutes(n).getTime() / 3_600_000) * 3_600_000),
-    });
+    // The hour minute 1 falls in.
+    const bucket = new Date(Math.floor(minutes(1).getTime() / 3_600_000) * 3_600_000);
     const hourly = await gateway.preemptions.countsByPool({}, 3600);
     const byRows = await gateway.preemptions.countsByPool({ jobId: w.etl[0]!.jobId }, 3600);
     for (const counts of [hourly, byRows])
       expect(counts).toEqual([
-        { ...only(1), pool: "/a/x", out: 1, in: 0, within: 0 },
-        { ...only(1), pool: "/a/y", out: 0, in: 1, within: 0 },
-        { ...only(1), pool: "/b", out: 0, in: 1, within: 0 },
+        { bucket, pool: "/a/x", out: 1, in: 0, within: 0 },
+        { bucket, pool: "/a/y", out: 0, in: 1, within: 0 },
+        { bucket, pool: "/b", out: 0, in: 1, within: 0 },
       ]);
     for (const pool of [
       { path: "/b", side: "beneficiary", subtree: false },
