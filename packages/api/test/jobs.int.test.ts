@@ -256,6 +256,51 @@ describe("tasks.list", () => {
     expect(range.items.map((t) => t.instanceId)).toEqual([5, 4, 3]);
   });
 
+  it("tasks.runtimes answers list's pages with each instance's runtime fields, health as list shows it", async () => {
+    const pool = await leafPool(gateway);
+    const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 7 }) });
+    await directSql(
+      `UPDATE tasks SET hostname = 'h' || (instance_id % 2), state = 'RUNNING', started_at = now(),
+              mesos_task_id = job_id || '-' || instance_id || '-1', ports = '{"http": 31000}'
+       WHERE job_id = $1 AND instance_id < 4`,
+      [id],
+    );
+    for (const input of [
+      { jobId: id, sort: "host" as const, order: "desc" as const, limit: 3 },
+      { jobId: id, states: ["RUNNING" as const], instanceFrom: 1 },
+    ]) {
+      const list = await caller.tasks.list(input);
+      const runtimes = await caller.tasks.runtimes(input);
+      expect(runtimes.nextCursor).toEqual(list.nextCursor);
+      expect(runtimes.items).toEqual(
+        list.items.map((t) => ({
+          jobId: t.jobId,
+          instanceId: t.instanceId,
+          clusterTaskId: t.clusterTaskId,
+          state: t.state,
+          goalState: t.goalState,
+          hostname: t.hostname,
+          ports: t.ports,
+          reason: t.reason,
+          message: t.message,
+          failureCount: t.failureCount,
+          createdAt: t.createdAt,
+          updatedAt: t.updatedAt,
+          startedAt: t.startedAt,
+          finishedAt: t.finishedAt,
+          health: t.health,
+        })),
+      );
+    }
+    // A run without health of its own shows its initial one (DISABLED), not null.
+    expect((await caller.tasks.runtimes({ jobId: id, limit: 1 })).items[0]?.health).toBe(
+      "DISABLED",
+    );
+    await expect(
+      caller.tasks.runtimes({ jobId: "00000000-0000-4000-8000-000000000000" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("says NOT_FOUND for an unknown job or instance", async () => {
     const pool = await leafPool(gateway);
     const { id } = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 1 }) });

@@ -128,6 +128,9 @@ describe("Peloton's v0 API over gRPC", () => {
       .toEqual([TaskState.SUCCEEDED, TaskState.SUCCEEDED, TaskState.SUCCEEDED]);
     const task = await api.tasks.get({ jobId: { value: id }, instanceId: 1 });
     expect(task.result?.runtime?.host).toMatch(/\.test$/);
+    // List reads the runtime columns only, Get the whole task: the same TaskInfo either way.
+    const listed = await api.tasks.list({ jobId: { value: id } });
+    expect(listed.result?.value[1]).toEqual(task.result);
     expect(task.result?.config?.command?.value).toBe("echo hello $PELOTON_INSTANCE_ID");
     const events = await api.tasks.getPodEvents({ jobId: { value: id }, instanceId: 1 });
     expect(events.result.at(-1)).toMatchObject({ actualState: "SUCCEEDED" });

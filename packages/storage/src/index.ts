@@ -151,6 +151,7 @@ export {
   TASK_SORT_KEYS,
   type TaskListQuery,
   type TaskRecord,
+  type TaskRuntimeRecord,
   type TaskSortKey,
 } from "./repositories/task-reads.ts";
 export type { DeadlineRunRow, TaskRunRow } from "./repositories/task-runs.ts";

@@ -2,13 +2,21 @@
  * The tasks router's edge: rows from storage with what the job's config
  * says about each instance (its name), and "not found" worded once.
  */
-import { type HealthState, initialHealthOf, type JobConfig, taskConfigFor } from "@peloton/engine";
+import {
+  type HealthState,
+  initialHealthOf,
+  type JobConfig,
+  type TaskConfig,
+  taskConfigFor,
+} from "@peloton/engine";
 import { describeTaskLogRefusal, type TaskLogChunk, type TaskLogRequest } from "@peloton/scheduler";
-import type { TaskRecord } from "@peloton/storage";
+import type { TaskListQuery, TaskRecord, TaskRuntimeRecord } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
+import type { z } from "zod";
 import type { SignedInContext } from "../auth/authorize.ts";
 import type { Context } from "../context.ts";
 import { IssuesError } from "../issues.ts";
+import type { taskListInput } from "../schemas/tasks.ts";
 import { jobNotFound } from "./jobs.handler.ts";
 
 /** A task as clients see it: the row without the internal agent id, with its health and name. */
@@ -57,14 +65,40 @@ export function taskView(task: TaskRecord, config: JobConfig, jobName: string): 
     updatedAt: task.updatedAt,
     startedAt: task.startedAt,
     finishedAt: task.finishedAt,
-    // A run that has not reached RUNNING has no health of its own yet: its
-    // initial one (DISABLED without an enabled check), as Peloton shows it.
-    health: task.health ?? initialHealthOf(taskConfig),
+    health: shownHealth(task, taskConfig),
     healthChangedAt: task.healthChangedAt,
     healthMessage: task.healthMessage,
     configVersion: task.configVersion,
     desiredConfigVersion: task.desiredConfigVersion,
     name: taskConfig.name ?? jobName,
+  };
+}
+
+/**
+ * A run that has not reached RUNNING has no health of its own yet: its
+ * initial one (DISABLED without an enabled check), as Peloton shows it.
+ */
+function shownHealth(task: Pick<TaskRecord, "health">, taskConfig: TaskConfig): HealthState {
+  return task.health ?? initialHealthOf(taskConfig);
+}
+
+/** An instance's runtime as tasks.runtimes answers it: its health shown as taskView shows it. */
+export function taskRuntimeView(task: TaskRuntimeRecord, config: JobConfig) {
+  return { ...task, health: shownHealth(task, taskConfigFor(config, task.instanceId)) };
+}
+
+/** The gateway's query for the page `input` asks for (tasks.list and tasks.runtimes). */
+export function taskListQuery(input: z.output<typeof taskListInput>): TaskListQuery {
+  return {
+    jobId: input.jobId,
+    states: input.states,
+    ...(input.host ? { hostname: input.host } : {}),
+    ...(input.instanceFrom !== undefined ? { instanceFrom: input.instanceFrom } : {}),
+    ...(input.instanceTo !== undefined ? { instanceTo: input.instanceTo } : {}),
+    sort: input.sort,
+    order: input.order,
+    limit: input.limit,
+    cursor: input.cursor ?? null,
   };
 }
 

@@ -22,7 +22,9 @@ import {
   jobOf,
   type LogStreamMessage,
   readLog,
+  taskListQuery,
   taskNotFound,
+  taskRuntimeView,
   taskView,
 } from "./tasks.handler.ts";
 import { volumeView } from "./volumes.ts";
@@ -31,20 +33,26 @@ export const tasksRouter = router({
   list: protectedProcedure.input(taskListInput).query(async ({ ctx, input }) => {
     const [job, page] = await Promise.all([
       jobOf(ctx, input.jobId),
-      ctx.gateway.taskReads.list({
-        jobId: input.jobId,
-        states: input.states,
-        ...(input.host ? { hostname: input.host } : {}),
-        ...(input.instanceFrom !== undefined ? { instanceFrom: input.instanceFrom } : {}),
-        ...(input.instanceTo !== undefined ? { instanceTo: input.instanceTo } : {}),
-        sort: input.sort,
-        order: input.order,
-        limit: input.limit,
-        cursor: input.cursor ?? null,
-      }),
+      ctx.gateway.taskReads.list(taskListQuery(input)),
     ]);
     return {
       items: page.items.map((t) => taskView(t, job.config, job.name)),
+      nextCursor: page.nextCursor,
+    };
+  }),
+
+  /**
+   * The page `list` answers, of each instance's runtime only (state, goal,
+   * host, ports, times, why, health): for callers that show no more, such as
+   * Peloton's TaskManager.List, it reads 14 columns instead of 35.
+   */
+  runtimes: protectedProcedure.input(taskListInput).query(async ({ ctx, input }) => {
+    const [job, page] = await Promise.all([
+      jobOf(ctx, input.jobId),
+      ctx.gateway.taskReads.runtimes(taskListQuery(input)),
+    ]);
+    return {
+      items: page.items.map((t) => taskRuntimeView(t, job.config)),
       nextCursor: page.nextCursor,
     };
   }),

@@ -20,25 +20,42 @@ import {
   TaskState,
 } from "../generated/peloton/api/v0/task/task_pb.ts";
 import { instanceRanges, jobId } from "./ids.ts";
-import { type TaskListed, taskInfo } from "./task-info.ts";
+import { jobIdMessage, type TaskRuntime, taskInfo } from "./task-info.ts";
 
 type TaskInfo = MessageInitShape<typeof TaskInfoSchema>;
 
 /** Tasks per page of the router's list (its maximum). */
 const PAGE = 1000;
 
+type TaskFilter = {
+  jobId: string;
+  states?: OurTaskState[];
+  host?: string;
+  instanceFrom?: number;
+  instanceTo?: number;
+};
+
+/**
+ * The runtime of every task of the job that `filter` selects (the first
+ * `limit`), page after page: all a TaskInfo shows beside its config.
+ */
+export async function allRuntimes(
+  caller: Caller,
+  filter: TaskFilter,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<TaskRuntime[]> {
+  return collect(
+    (cursor, wanted) => caller.tasks.runtimes({ ...filter, limit: Math.min(PAGE, wanted), cursor }),
+    { limit },
+  );
+}
+
 /** Every task of the job that `filter` selects (the first `limit`), page after page. */
 export async function allTasks(
   caller: Caller,
-  filter: {
-    jobId: string;
-    states?: OurTaskState[];
-    host?: string;
-    instanceFrom?: number;
-    instanceTo?: number;
-  },
+  filter: TaskFilter,
   limit = Number.POSITIVE_INFINITY,
-): Promise<TaskListed[]> {
+) {
   return collect(
     (cursor, wanted) => caller.tasks.list({ ...filter, limit: Math.min(PAGE, wanted), cursor }),
     { limit },
@@ -77,12 +94,15 @@ export async function listTasks(
   // The job (for its config) and its tasks are read side by side.
   const [detail, tasks] = await Promise.all([
     readJob(caller, id),
-    allTasks(caller, {
+    allRuntimes(caller, {
       jobId: id,
       ...(within ? { instanceFrom: within.from, instanceTo: within.to - 1 } : {}),
     }),
   ]);
-  return Object.fromEntries(tasks.map((t) => [t.instanceId, taskInfo(t, detail.config)]));
+  const jobMessage = jobIdMessage(id);
+  return Object.fromEntries(
+    tasks.map((t) => [t.instanceId, taskInfo(t, detail.config, jobMessage)]),
+  );
 }
 
 /** Starts, stops or restarts the instances in `ranges` (every one when none); the ones acted on. */
@@ -155,7 +175,7 @@ export async function queryTasks(
   const host = spec?.hosts[0];
   const [job, tasks] = await Promise.all([
     readJob(caller, id),
-    allTasks(
+    allRuntimes(
       caller,
       { jobId: id, states: ourStates(spec?.taskStates ?? []), ...(host ? { host } : {}) },
       limit,

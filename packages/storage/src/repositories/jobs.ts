@@ -1,4 +1,5 @@
 import type { GoalState, JobState, JobType, TaskState } from "@peloton/engine";
+import { directRows } from "../direct-rows.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { NewJob, PoolPolicyFacts } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
@@ -210,9 +211,12 @@ export function jobsRepository(db: DbOrTx) {
     },
 
     async get(id: string): Promise<JobRecord | null> {
-      const rows = await db.$queryRaw<JobRow[]>`
+      const rows = await directRows<JobRow>(
+        db,
+        Prisma.sql`
         SELECT ${JOB_COLUMNS} FROM jobs j JOIN resource_pools p ON p.id = j.pool_id
-        WHERE j.id = ${id}::uuid`;
+        WHERE j.id = ${id}::uuid`,
+      );
       return rows[0] ? toRecord(rows[0]) : null;
     },
 
@@ -225,9 +229,13 @@ export function jobsRepository(db: DbOrTx) {
     },
 
     async getDetail(id: string): Promise<JobDetailRecord | null> {
-      const rows = await db.$queryRaw<(JobRow & { config_yaml: string; config: unknown })[]>`
-        SELECT ${JOB_COLUMNS}, j.config_yaml, j.config
-        FROM jobs j JOIN resource_pools p ON p.id = j.pool_id WHERE j.id = ${id}::uuid`;
+      // Every Peloton API call on a job reads this: directRows spares Prisma's raw-query layer.
+      const rows = await directRows<JobRow & { config_yaml: string; config: unknown }>(
+        db,
+        Prisma.sql`
+          SELECT ${JOB_COLUMNS}, j.config_yaml, j.config
+          FROM jobs j JOIN resource_pools p ON p.id = j.pool_id WHERE j.id = ${id}::uuid`,
+      );
       const r = rows[0];
       return r ? { ...toRecord(r), configYaml: r.config_yaml, config: r.config } : null;
     },
