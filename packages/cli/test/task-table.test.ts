@@ -1,7 +1,6 @@
-/** Peloton's `task list` row: run time, and how a run ended (TerminationStatus). */
+/** Peloton's `task list` row: its run time (how a run ended is the engine's terminationStatus). */
 import { describe, expect, it } from "vitest";
 import { runTime, TASK_LIST_HEADER, taskListRow } from "../src/tasks/task-table.ts";
-import { terminationStatus } from "../src/tasks/termination-status.ts";
 
 const NOW = new Date("2026-11-28T12:00:00Z");
 const base = {
@@ -81,42 +80,5 @@ describe("task list row", () => {
     [-5, "00:00:00"],
   ])("run time of %d ms is %s", (ms, text) => {
     expect(runTime(ms)).toBe(text);
-  });
-});
-
-describe("termination status", () => {
-  const ended = (state: "KILLED" | "FAILED" | "LOST" | "SUCCEEDED", more = {}) =>
-    terminationStatus({ state, goalState: "RUNNING", reason: null, ...more });
-
-  it.each([
-    ["a stop", ended("KILLED", { goalState: "KILLED" }), "KILLED_ON_REQUEST"],
-    ["a deletion", ended("KILLED", { goalState: "DELETED" }), "KILLED_ON_REQUEST"],
-    ["its own failure", ended("FAILED"), "FAILED"],
-    ["a preemption", ended("KILLED", { reason: "PREEMPTED" }), "PREEMPTED_RESOURCES"],
-    [
-      "the cluster's QoS controller",
-      ended("KILLED", { reason: "REASON_CONTAINER_PREEMPTED" }),
-      "PREEMPTED_RESOURCES",
-    ],
-    [
-      "its deadline",
-      ended("KILLED", { reason: "DEADLINE_TIMEOUT_EXCEEDED" }),
-      "DEADLINE_TIMEOUT_EXCEEDED",
-    ],
-    ["a restart", ended("KILLED", { reason: "RESTART_REQUESTED" }), "KILLED_FOR_RESTART"],
-    [
-      "an eviction for host maintenance",
-      ended("KILLED", { reason: "HOST_MAINTENANCE" }),
-      "KILLED_HOST_MAINTENANCE",
-    ],
-    ["a lost agent (Peloton sets none)", ended("LOST"), null],
-    ["a batch task that finished", ended("SUCCEEDED"), null],
-    [
-      "a run that goes on",
-      terminationStatus({ state: "RUNNING", goalState: "RUNNING", reason: null }),
-      null,
-    ],
-  ])("after %s: %s", (_what, got, want) => {
-    expect(got).toBe(want);
   });
 });

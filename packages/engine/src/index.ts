@@ -180,7 +180,10 @@ export {
 export {
   describeRestartedRun,
   describeRestartKill,
+  describeUpdatedRun,
+  describeUpdateKill,
   endOfKilledRun,
+  JOB_UPDATE_REASON,
   type KilledRunEnd,
   RESTART_REQUESTED_REASON,
 } from "./lifecycle/kill-ends.ts";
@@ -221,6 +224,7 @@ export {
   type TaskSnapshot,
   taskPolicyFor,
 } from "./lifecycle/task-decision.ts";
+export { type TerminationStatus, terminationStatus } from "./lifecycle/termination-status.ts";
 export {
   assertTransition,
   canTransition,

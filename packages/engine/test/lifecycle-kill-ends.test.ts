@@ -19,6 +19,15 @@ describe("endOfKilledRun: a kill we sent on purpose keeps its reason on the run'
       },
     },
     {
+      name: "an update's kill names the update",
+      state: "KILLING",
+      reason: "JOB_UPDATE",
+      end: {
+        reason: "JOB_UPDATE",
+        message: "replaced by a run with the new config (alice; not a failure)",
+      },
+    },
+    {
       name: "a stop's kill takes the cluster's reason",
       state: "KILLING",
       reason: "STOP_REQUESTED",

@@ -106,6 +106,27 @@ describe("driveTask", () => {
       expect(d.kill !== null).toBe(c.kill === true);
     });
 
+  it("an update's restart kills the run for the update, named, as Peloton's KILLED_FOR_UPDATE", () => {
+    const d = driveTask(
+      row({
+        goalState: "RUNNING",
+        desiredRun: 2,
+        restartReason: "JOB_UPDATE",
+        restartRequestedBy: "update 1a2b3c4d (alice)",
+      }),
+      SERVICE,
+      NOW,
+    );
+    expect(d.kill).not.toBeNull();
+    expect(d.change?.reason).toBe("JOB_UPDATE");
+    expect(d.change?.message).toBe(
+      "stopping the current run so one with the new config can start (update 1a2b3c4d (alice))",
+    );
+    // An operator's restart stays a restart.
+    const restart = driveTask(row({ goalState: "RUNNING", desiredRun: 2 }), SERVICE, NOW);
+    expect(restart.change?.reason).toBe("RESTART_REQUESTED");
+  });
+
   it("guards the change with the state and run it decided on, and starts the new run clean", () => {
     const d = driveTask(row({ state: "FAILED", failureCount: 1 }), BATCH, NOW);
     expect(d.change).toMatchObject({

@@ -4,6 +4,7 @@
  * pause and resume, and health-checked instances counted done only when
  * HEALTHY.
  */
+import { terminationStatus } from "@peloton/engine";
 import type { MesosSim } from "@peloton/mesos";
 import {
   agent,
@@ -87,6 +88,13 @@ describe("updates on mesos-sim", () => {
     // The update's restarts are not failures.
     const failures = await gateway.taskReads.list({ jobId, limit: 20 });
     expect(failures.items.map((t) => t.failureCount)).toEqual(Array(10).fill(0));
+    // Each replaced run ended for the update (Peloton's KILLED_FOR_UPDATE), which it names.
+    const [run1] = (await gateway.taskHistory.runs(jobId, 3)).filter((r) => r.runId === 1);
+    expect(run1).toMatchObject({ state: "KILLED", reason: "JOB_UPDATE" });
+    expect(run1?.message).toMatch(
+      new RegExp(`^replaced by a run with the new config \\(update ${id.slice(0, 8)} `),
+    );
+    expect(terminationStatus({ ...run1!, goalState: "RUNNING" })).toBe("KILLED_FOR_UPDATE");
     const history = await gateway.updates.events({ updateId: id, limit: 100 });
     expect(history.items.at(0)?.state).toBe("SUCCEEDED");
     expect(history.items.at(-1)?.message).toMatch(/^update from config version 1 to 2/);
@@ -229,5 +237,8 @@ describe("updates on mesos-sim", () => {
     expect(tasks.items.map((t) => [t.runId, t.state, t.failureCount])).toEqual(
       Array(4).fill([2, "RUNNING", 0]),
     );
+    // A restart, not a new config: the replaced runs end as restarted.
+    const [run1] = (await gateway.taskHistory.runs(jobId, 0)).filter((r) => r.runId === 1);
+    expect(run1).toMatchObject({ state: "KILLED", reason: "RESTART_REQUESTED" });
   }, 120_000);
 });

@@ -5,8 +5,8 @@
  * is where it is, and how its run ended (Peloton's TerminationStatus).
  */
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
+import { terminationStatus } from "@peloton/engine";
 import { rfc3339 } from "../jobs/job-info.ts";
-import { terminationStatus } from "./termination-status.ts";
 
 type TaskRow = inferRouterOutputs<AppRouter>["tasks"]["list"]["items"][number];
 

@@ -3,8 +3,9 @@
  * cluster reports a kill as any other (TASK_KILLED, REASON_...), which would
  * read as a stop; a run killed for its deadline or for a restart an operator
  * asked for keeps that reason on its end, so its history says why it ended
- * (Peloton's TerminationStatus reasons DEADLINE_TIMEOUT_EXCEEDED and
- * KILLED_FOR_RESTART), and the restart's end names who asked. Neither
+ * (Peloton's TerminationStatus reasons DEADLINE_TIMEOUT_EXCEEDED,
+ * KILLED_FOR_RESTART and KILLED_FOR_UPDATE), and the restart's end names
+ * who asked. Neither
  * counts as a failure (run-end.ts: a run ended while KILLING was asked for).
  */
 
@@ -14,6 +15,13 @@ import { DEADLINE_EXCEEDED_REASON } from "./max-running-time.ts";
 
 /** The reason of a run killed so that a new one can start (the goal-state decision's code). */
 export const RESTART_REQUESTED_REASON = "RESTART_REQUESTED";
+
+/**
+ * The reason of a run killed so that one with an update's new config can
+ * start (Peloton's KILLED_FOR_UPDATE): a restart the update asked for, kept
+ * apart from an operator's restart.
+ */
+export const JOB_UPDATE_REASON = "JOB_UPDATE";
 
 export interface KilledRunEnd {
   readonly reason: string;
@@ -31,6 +39,16 @@ export function describeRestartedRun(by: string | null): string {
   return `restarted${by ? ` by ${by}` : ""}: replaced by a new run (not a failure)`;
 }
 
+/** The message of an update's kill, and of the task while it is killed. */
+export function describeUpdateKill(by: string | null): string {
+  return `stopping the current run so one with the new config can start (${by ?? "an update"})`;
+}
+
+/** The message a run replaced by an update ends with. */
+export function describeUpdatedRun(by: string | null): string {
+  return `replaced by a run with the new config (${by ?? "an update"}; not a failure)`;
+}
+
 /**
  * The reason and message a run's end is stored with: the cluster's, unless
  * the run was being killed for its deadline or for a restart.
@@ -46,6 +64,8 @@ export function endOfKilledRun(
     return { reason: DEADLINE_EXCEEDED_REASON, message: null };
   if (currentReason === RESTART_REQUESTED_REASON)
     return { reason: RESTART_REQUESTED_REASON, message: describeRestartedRun(restartBy) };
+  if (currentReason === JOB_UPDATE_REASON)
+    return { reason: JOB_UPDATE_REASON, message: describeUpdatedRun(restartBy) };
   // An eviction from a host going into maintenance is a restart the system asked for.
   if (currentReason === HOST_MAINTENANCE_REASON)
     return { reason: HOST_MAINTENANCE_REASON, message: describeEvictedRun(restartBy) };

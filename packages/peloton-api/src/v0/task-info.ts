@@ -1,7 +1,7 @@
 /** Our tasks as Peloton's TaskInfo. */
 import type { MessageShape } from "@bufbuild/protobuf";
 import type { AppRouter, inferRouterOutputs } from "@peloton/api";
-import { type JobConfig, taskConfigFor } from "@peloton/engine";
+import { type JobConfig, taskConfigFor, terminationStatus } from "@peloton/engine";
 import type { JobID } from "../generated/peloton/api/v0/peloton_pb.ts";
 import {
   HealthState,
@@ -9,6 +9,8 @@ import {
   TaskConfigSchema,
   type TaskInfo,
   TaskState,
+  type TerminationStatus,
+  TerminationStatus_Reason,
 } from "../generated/peloton/api/v0/task/task_pb.ts";
 import { pelotonMessage, timeText } from "./config.ts";
 
@@ -59,8 +61,24 @@ function runtime(task: TaskRuntime): RuntimeInfo {
     resourceUsage: {},
     healthy: HealthState[task.health as keyof typeof HealthState] ?? HealthState.INVALID,
     desiredMesosTaskId: undefined,
-    terminationStatus: undefined,
+    terminationStatus: terminationStatusOf(task),
     desiredHost: "",
+  };
+}
+
+/**
+ * How the run ended (none while it runs, or when it simply finished), as
+ * the engine words it for the CLI too. Exit codes and signals are not
+ * stored: the cluster's message (`runtime.message`) carries them.
+ */
+function terminationStatusOf(task: TaskRuntime): TerminationStatus | undefined {
+  const status = terminationStatus(task);
+  if (status === null) return undefined;
+  return {
+    $typeName: "peloton.api.v0.task.TerminationStatus",
+    reason: TerminationStatus_Reason[`TERMINATION_STATUS_REASON_${status}`],
+    exitCode: 0,
+    signal: "",
   };
 }
 

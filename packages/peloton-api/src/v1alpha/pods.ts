@@ -7,12 +7,15 @@
  * the stateless JobService.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { terminationStatus } from "@peloton/engine";
 import { invalidArgument } from "../calls/status.ts";
 import {
   HealthState,
   PodState,
   type PodStatusSchema,
   type PodSummarySchema,
+  TerminationStatus_Reason,
+  type TerminationStatusSchema,
 } from "../generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import { timeText } from "../v0/config.ts";
 import type { TaskListed } from "../v0/task-info.ts";
@@ -57,6 +60,20 @@ export function parsePodId(
   return { jobId: m[1].toLowerCase(), instance: Number(m[2]), run: Number(m[3]) };
 }
 
+/** How the run ended, when it ended for a reason (the engine's rule, as the CLI prints it). */
+function terminationOf(task: TaskListed): {
+  terminationStatus?: MessageInitShape<typeof TerminationStatusSchema>;
+} {
+  const status = terminationStatus(task);
+  return status === null
+    ? {}
+    : {
+        terminationStatus: {
+          reason: TerminationStatus_Reason[`TERMINATION_STATUS_REASON_${status}`],
+        },
+      };
+}
+
 /** The current run of an instance as Peloton's PodStatus. */
 export function podStatus(task: TaskListed): MessageInitShape<typeof PodStatusSchema> {
   // Our HEALTH_UNKNOWN is the v1alpha proto's HEALTH_STATE_UNKNOWN; the other names match.
@@ -88,6 +105,7 @@ export function podStatus(task: TaskListed): MessageInitShape<typeof PodStatusSc
         message: task.message ?? "",
         reason: task.reason ?? "",
         failureCount: task.failureCount,
+        ...terminationOf(task),
       },
     ],
     revision: {

@@ -15,7 +15,9 @@ import {
   describeEvictionKill,
   describeRestartKill,
   describeTaskDecision,
+  describeUpdateKill,
   HOST_MAINTENANCE_REASON,
+  JOB_UPDATE_REASON,
   nextTaskAction,
   type RestartBackoff,
   type TaskDecision,
@@ -178,15 +180,23 @@ function apply(
 ): void {
   const previousState = w.state;
   const restartKill = d.action === "KILL" && d.why === "RESTART_REQUESTED";
-  // An eviction from a host in maintenance is a restart the host manager asked for.
+  // An eviction from a host in maintenance is a restart the host manager asked
+  // for, an update's new config one the update asked for.
   const eviction = restartKill && row.restartReason === HOST_MAINTENANCE_REASON;
-  let reason = eviction ? HOST_MAINTENANCE_REASON : REASON_OF[d.action](d);
+  const forUpdate = restartKill && row.restartReason === JOB_UPDATE_REASON;
+  let reason = eviction
+    ? HOST_MAINTENANCE_REASON
+    : forUpdate
+      ? JOB_UPDATE_REASON
+      : REASON_OF[d.action](d);
   // A restart's kill names who asked for it.
   let message = eviction
     ? describeEvictionKill(row.restartRequestedBy)
-    : restartKill
-      ? describeRestartKill(row.restartRequestedBy)
-      : describeTaskDecision(d);
+    : forUpdate
+      ? describeUpdateKill(row.restartRequestedBy)
+      : restartKill
+        ? describeRestartKill(row.restartRequestedBy)
+        : describeTaskDecision(d);
   if (d.action === "START_NEW_RUN") {
     const delayed = d.delayMs > 0 ? new Date(now.getTime() + d.delayMs) : null;
     // A service failing again waits out a backoff: it says it is failing, how, and until when.

@@ -75,7 +75,14 @@ export function updateInstancesRepository(db: DbOrTx) {
     async moveWithRestart(
       jobId: string,
       moves: readonly InstanceResources[],
-      opts: { version: number; restartBy: string; goal: GoalState; preferCurrentHost: boolean },
+      opts: {
+        version: number;
+        restartBy: string;
+        goal: GoalState;
+        preferCurrentHost: boolean;
+        /** Why the current run is killed (kept to its end); null: a restart. */
+        restartReason: string | null;
+      },
     ): Promise<number> {
       if (moves.length === 0) return 0;
       const instances = moves.map((m) => m.instanceId);
@@ -88,6 +95,7 @@ export function updateInstancesRepository(db: DbOrTx) {
                 AS r(instance_id, cpu, mem_mb, disk_mb, gpu))
         UPDATE tasks t SET desired_config_version = ${opts.version},
           desired_run = t.run_id + 1, restart_requested_by = ${opts.restartBy},
+          restart_reason = ${opts.restartReason}::text,
           goal_state = ${opts.goal}::"GoalState", failure_count = 0,
           cpu = r.cpu, mem_mb = r.mem_mb, disk_mb = r.disk_mb, gpu = r.gpu,
           previous_host = CASE WHEN ${opts.preferCurrentHost} THEN coalesce(t.hostname, t.previous_host)

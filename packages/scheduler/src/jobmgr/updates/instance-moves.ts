@@ -12,6 +12,7 @@
  */
 import {
   instanceConfigChanged,
+  JOB_UPDATE_REASON,
   type JobConfig,
   TERMINAL_TASK_STATES,
   taskConfigFor,
@@ -58,6 +59,7 @@ export async function startInstances(
             restartBy,
             goal: "RUNNING",
             preferCurrentHost: update.options.inPlace,
+            restartReason: null,
           },
         );
         break;
@@ -106,6 +108,8 @@ async function moveUpdated(
     restartBy,
     goal: "RUNNING",
     preferCurrentHost: update.options.inPlace,
+    // Peloton's KILLED_FOR_UPDATE on the replaced run's end.
+    restartReason: JOB_UPDATE_REASON,
   });
 }
 
@@ -127,6 +131,7 @@ async function addInstances(
       restartBy: `update ${update.id.slice(0, 8)} (${update.actor})`,
       goal: "RUNNING",
       preferCurrentHost: false,
+      restartReason: JOB_UPDATE_REASON,
     });
     // A DELETED run is final: it comes back as a new run queued at once.
     await requeueDeleted(tx, jobId, existing, message);
