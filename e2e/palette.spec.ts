@@ -118,14 +118,21 @@ test.describe("command palette", () => {
       .toBe("KILLED");
 
     // A stopped job offers Start, no longer Stop.
-    await page.keyboard.press("Control+k");
+    await opener.click();
     await page.keyboard.type(prefix);
-    await expect(
-      palette(page).getByRole("option", { name: "Start job e2e-palette" }),
-    ).toBeVisible();
+    const start = palette(page).getByRole("option", { name: "Start job e2e-palette" });
+    await expect(start).toBeVisible();
     await expect(palette(page).getByRole("option", { name: "Stop job e2e-palette" })).toHaveCount(
       0,
     );
+    // Its confirmation cancelled, the focus is back on the header's button, not on <body>.
+    while ((await start.getAttribute("aria-selected")) !== "true")
+      await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    const asked = page.getByRole("alertdialog", { name: "Start e2e-palette again?" });
+    await expect(asked).toBeVisible();
     await page.keyboard.press("Escape");
+    await expect(asked).toBeHidden();
+    await expect(opener).toBeFocused();
   });
 });

@@ -23,6 +23,16 @@ export function formatSinceToday(at: Date | number, now: number | null): string 
   return now !== null && isSameDay(at, now) ? format(at, "HH:mm:ss") : formatAbsolute(at);
 }
 
+/**
+ * A span of time at minutes ("2026-11-25 12:00 – 13:00 +00:00"): the end's
+ * date only when it is another day, the zone once, as the absolute format
+ * gives it.
+ */
+export function formatRange(from: Date | number, to: Date | number): string {
+  const end = format(to, isSameDay(from, to) ? "HH:mm" : "yyyy-MM-dd HH:mm");
+  return `${format(from, "yyyy-MM-dd HH:mm")} – ${end} ${format(to, "xxx")}`;
+}
+
 /** "42 seconds ago", "3 minutes ago"; a time a little ahead of `now` (clock skew) reads as now. */
 export function formatRelative(at: Date, now: number): string {
   return formatDistanceStrict(at, Math.max(now, at.getTime()), { addSuffix: true });

@@ -16,6 +16,7 @@ import {
   YAxis,
 } from "recharts";
 import type { PreemptionCounts } from "@/lib/api-types";
+import { formatRange } from "@/lib/time";
 
 const POOL_COLORS = ["var(--accent)", "var(--warn)", "var(--ok)", "var(--bad)"];
 /** How many of the busiest pools get their own colour (`top` of countsByPool). */
@@ -79,8 +80,6 @@ export function CountsChart({
   const dayStarts = long
     ? data.map((d) => d.t).filter((t, i, all) => i === 0 || !isSameDay(t, all[i - 1]!))
     : [];
-  const label = (t: number) =>
-    `${format(t, "yyyy-MM-dd HH:mm")} – ${format(t + step, long ? "yyyy-MM-dd HH:mm" : "HH:mm")}`;
   return (
     <div
       style={{ height }}
@@ -102,7 +101,7 @@ export function CountsChart({
           />
           <YAxis allowDecimals={false} stroke="var(--muted)" fontSize={11} width={28} />
           <Tooltip
-            labelFormatter={(t) => label(Number(t))}
+            labelFormatter={(t) => formatRange(Number(t), Number(t) + step)}
             contentStyle={{
               background: "var(--surface)",
               border: "1px solid var(--border)",

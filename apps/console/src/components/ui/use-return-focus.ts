@@ -1,5 +1,5 @@
 "use client";
-import { useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 
 /**
  * Gives the focus back, when a dialog closes, to what had it when the dialog
@@ -13,10 +13,11 @@ import { useRef } from "react";
  */
 export function useReturnFocus(open: boolean): (event: Event) => void {
   const opener = useRef<HTMLElement | null>(null);
-  // Read while rendering the first open frame: the dialog is not mounted yet
-  // and has not moved the focus, so what has it is what opened the dialog.
-  if (open && opener.current === null && typeof document !== "undefined")
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  // A layout effect runs before Radix's own mount effect moves the focus into
+  // the dialog, so what has it now is what opened the dialog.
+  useLayoutEffect(() => {
+    if (open) opener.current = openerOf(document.activeElement);
+  }, [open]);
   return (event) => {
     const back = opener.current;
     opener.current = null;
@@ -26,3 +27,30 @@ export function useReturnFocus(open: boolean): (event: Event) => void {
     back.focus();
   };
 }
+
+const DIALOG = '[role="dialog"], [role="alertdialog"]';
+
+/**
+ * The focused element, unless it sits in another dialog: a dialog opened
+ * from one that closes (a palette action asking for confirmation) would
+ * otherwise remember an element about to be removed, and the focus would
+ * end on <body>. It goes back to what had the focus outside every dialog.
+ */
+function openerOf(active: Element | null): HTMLElement | null {
+  if (active instanceof HTMLElement && active !== document.body && !active.closest(DIALOG))
+    return active;
+  return lastOutsideDialogs;
+}
+
+/** The last element focused outside every dialog, followed for the whole page. */
+let lastOutsideDialogs: HTMLElement | null = null;
+
+if (typeof document !== "undefined")
+  document.addEventListener(
+    "focusin",
+    (event) => {
+      const target = event.target;
+      if (target instanceof HTMLElement && !target.closest(DIALOG)) lastOutsideDialogs = target;
+    },
+    true,
+  );
