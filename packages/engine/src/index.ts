@@ -179,13 +179,11 @@ export {
 } from "./lifecycle/job-state.ts";
 export {
   describeRestartedRun,
-  describeRestartKill,
-  describeUpdatedRun,
-  describeUpdateKill,
   endOfKilledRun,
   JOB_UPDATE_REASON,
   type KilledRunEnd,
   RESTART_REQUESTED_REASON,
+  restartKillOf,
 } from "./lifecycle/kill-ends.ts";
 export {
   describeMaxRunningHold,
@@ -246,7 +244,6 @@ export {
 export * from "./limits/limits.ts";
 export {
   describeEvictedRun,
-  describeEvictionKill,
   describeEvictionWait,
   type EvictionCandidate,
   type EvictionPlan,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endOfKilledRun } from "../src/lifecycle/kill-ends.ts";
+import { endOfKilledRun, restartKillOf } from "../src/lifecycle/kill-ends.ts";
 
 describe("endOfKilledRun: a kill we sent on purpose keeps its reason on the run's end", () => {
   it.each([
@@ -47,5 +47,33 @@ describe("endOfKilledRun: a kill we sent on purpose keeps its reason on the run'
     expect(endOfKilledRun("KILLING", "RESTART_REQUESTED", "REASON_TASK_KILLED", null).message).toBe(
       "restarted: replaced by a new run (not a failure)",
     );
+  });
+});
+
+describe("restartKillOf: a restart's kill keeps why it was asked for", () => {
+  it.each([
+    [
+      null,
+      "RESTART_REQUESTED",
+      "stopping the current run so a new one can start (restart requested by alice)",
+    ],
+    [
+      "JOB_UPDATE",
+      "JOB_UPDATE",
+      "stopping the current run so one with the new config can start (alice)",
+    ],
+    [
+      "HOST_MAINTENANCE",
+      "HOST_MAINTENANCE",
+      "evicted for alice: stopping this run so the next one is placed elsewhere",
+    ],
+    // A reason no restart keeps reads as an operator's restart.
+    [
+      "STOP_REQUESTED",
+      "RESTART_REQUESTED",
+      "stopping the current run so a new one can start (restart requested by alice)",
+    ],
+  ])("restart reason %s: %s", (restartReason, reason, message) => {
+    expect(restartKillOf(restartReason, "alice")).toEqual({ reason, message });
   });
 });

@@ -5,11 +5,15 @@
  * asked for keeps that reason on its end, so its history says why it ended
  * (Peloton's TerminationStatus reasons DEADLINE_TIMEOUT_EXCEEDED,
  * KILLED_FOR_RESTART and KILLED_FOR_UPDATE), and the restart's end names
- * who asked. Neither
- * counts as a failure (run-end.ts: a run ended while KILLING was asked for).
+ * who asked. Neither counts as a failure (run-end.ts: a run ended while
+ * KILLING was asked for).
  */
 
-import { describeEvictedRun, HOST_MAINTENANCE_REASON } from "../maintenance/evictions.ts";
+import {
+  describeEvictedRun,
+  describeEvictionKill,
+  HOST_MAINTENANCE_REASON,
+} from "../maintenance/evictions.ts";
 import type { TaskState } from "../vocabulary/task-states.ts";
 import { DEADLINE_EXCEEDED_REASON } from "./max-running-time.ts";
 
@@ -50,6 +54,36 @@ export function describeUpdatedRun(by: string | null): string {
 }
 
 /**
+ * The restarts that keep why on the run (the row's restart reason), each
+ * with the message of its kill and of the run's end, naming who asked: an
+ * operator's restart, an update's new config, an eviction from a host going
+ * into maintenance.
+ */
+const RESTART_WORDS: Readonly<
+  Record<string, { kill: (by: string | null) => string; ended: (by: string | null) => string }>
+> = {
+  [RESTART_REQUESTED_REASON]: { kill: describeRestartKill, ended: describeRestartedRun },
+  [JOB_UPDATE_REASON]: { kill: describeUpdateKill, ended: describeUpdatedRun },
+  [HOST_MAINTENANCE_REASON]: { kill: describeEvictionKill, ended: describeEvictedRun },
+};
+
+function restartWords(reason: string | null | undefined) {
+  return reason != null && Object.hasOwn(RESTART_WORDS, reason) ? RESTART_WORDS[reason] : undefined;
+}
+
+/**
+ * The reason and message of a restart's kill, from the row's restart reason
+ * (null, or one not listed: an operator's restart).
+ */
+export function restartKillOf(
+  restartReason: string | null,
+  by: string | null,
+): { reason: string; message: string } {
+  const reason = restartWords(restartReason) ? restartReason! : RESTART_REQUESTED_REASON;
+  return { reason, message: RESTART_WORDS[reason]!.kill(by) };
+}
+
+/**
  * The reason and message a run's end is stored with: the cluster's, unless
  * the run was being killed for its deadline or for a restart.
  */
@@ -62,12 +96,7 @@ export function endOfKilledRun(
   if (current !== "KILLING") return { reason: reported, message: null };
   if (currentReason === DEADLINE_EXCEEDED_REASON)
     return { reason: DEADLINE_EXCEEDED_REASON, message: null };
-  if (currentReason === RESTART_REQUESTED_REASON)
-    return { reason: RESTART_REQUESTED_REASON, message: describeRestartedRun(restartBy) };
-  if (currentReason === JOB_UPDATE_REASON)
-    return { reason: JOB_UPDATE_REASON, message: describeUpdatedRun(restartBy) };
-  // An eviction from a host going into maintenance is a restart the system asked for.
-  if (currentReason === HOST_MAINTENANCE_REASON)
-    return { reason: HOST_MAINTENANCE_REASON, message: describeEvictedRun(restartBy) };
+  const restart = restartWords(currentReason);
+  if (restart) return { reason: currentReason!, message: restart.ended(restartBy) };
   return { reason: reported, message: null };
 }

@@ -12,14 +12,10 @@ import {
   CRASH_LOOP_REASON,
   canTransition,
   describeCrashLoop,
-  describeEvictionKill,
-  describeRestartKill,
   describeTaskDecision,
-  describeUpdateKill,
-  HOST_MAINTENANCE_REASON,
-  JOB_UPDATE_REASON,
   nextTaskAction,
   type RestartBackoff,
+  restartKillOf,
   type TaskDecision,
   type TaskPolicy,
   type TaskState,
@@ -179,24 +175,14 @@ function apply(
   source: string,
 ): void {
   const previousState = w.state;
-  const restartKill = d.action === "KILL" && d.why === "RESTART_REQUESTED";
-  // An eviction from a host in maintenance is a restart the host manager asked
-  // for, an update's new config one the update asked for.
-  const eviction = restartKill && row.restartReason === HOST_MAINTENANCE_REASON;
-  const forUpdate = restartKill && row.restartReason === JOB_UPDATE_REASON;
-  let reason = eviction
-    ? HOST_MAINTENANCE_REASON
-    : forUpdate
-      ? JOB_UPDATE_REASON
-      : REASON_OF[d.action](d);
-  // A restart's kill names who asked for it.
-  let message = eviction
-    ? describeEvictionKill(row.restartRequestedBy)
-    : forUpdate
-      ? describeUpdateKill(row.restartRequestedBy)
-      : restartKill
-        ? describeRestartKill(row.restartRequestedBy)
-        : describeTaskDecision(d);
+  // A restart's kill keeps why it was asked for (an operator, an update's new
+  // config, host maintenance) and names who asked.
+  const restartKill =
+    d.action === "KILL" && d.why === "RESTART_REQUESTED"
+      ? restartKillOf(row.restartReason, row.restartRequestedBy)
+      : null;
+  let reason = restartKill?.reason ?? REASON_OF[d.action](d);
+  let message = restartKill?.message ?? describeTaskDecision(d);
   if (d.action === "START_NEW_RUN") {
     const delayed = d.delayMs > 0 ? new Date(now.getTime() + d.delayMs) : null;
     // A service failing again waits out a backoff: it says it is failing, how, and until when.
