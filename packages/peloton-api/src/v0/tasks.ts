@@ -8,7 +8,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { TaskState as OurTaskState } from "@peloton/engine";
 import { TASK_STATES } from "@peloton/engine";
 import type { Caller } from "../calls/deps.ts";
-import { collect } from "../calls/pages.ts";
+import { collect, type Page } from "../calls/pages.ts";
 import { readJob } from "../calls/read-job.ts";
 import { invalidArgument, unimplemented } from "../calls/status.ts";
 import type { JobID } from "../generated/peloton/api/v0/peloton_pb.ts";
@@ -36,30 +36,31 @@ type TaskFilter = {
 };
 
 /**
- * The runtime of every task of the job that `filter` selects (the first
- * `limit`), page after page: all a TaskInfo shows beside its config.
+ * Every task of the job that `filter` selects (the first `limit`), page
+ * after page, as `read` answers a page: the router's `tasks.list`, or
+ * `tasks.runtimes` where only what a TaskInfo shows beside its config is
+ * needed.
  */
-export async function allRuntimes(
+async function everyTask<T>(
+  read: (input: TaskFilter & { limit: number; cursor: string | null }) => Promise<Page<T>>,
+  filter: TaskFilter,
+  limit: number,
+): Promise<T[]> {
+  return collect((cursor, wanted) => read({ ...filter, limit: Math.min(PAGE, wanted), cursor }), {
+    limit,
+  });
+}
+
+export function allRuntimes(
   caller: Caller,
   filter: TaskFilter,
   limit = Number.POSITIVE_INFINITY,
 ): Promise<TaskRuntime[]> {
-  return collect(
-    (cursor, wanted) => caller.tasks.runtimes({ ...filter, limit: Math.min(PAGE, wanted), cursor }),
-    { limit },
-  );
+  return everyTask(caller.tasks.runtimes, filter, limit);
 }
 
-/** Every task of the job that `filter` selects (the first `limit`), page after page. */
-export async function allTasks(
-  caller: Caller,
-  filter: TaskFilter,
-  limit = Number.POSITIVE_INFINITY,
-) {
-  return collect(
-    (cursor, wanted) => caller.tasks.list({ ...filter, limit: Math.min(PAGE, wanted), cursor }),
-    { limit },
-  );
+export function allTasks(caller: Caller, filter: TaskFilter, limit = Number.POSITIVE_INFINITY) {
+  return everyTask(caller.tasks.list, filter, limit);
 }
 
 function ourStates(states: readonly TaskState[]): OurTaskState[] {
