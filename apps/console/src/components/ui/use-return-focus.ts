@@ -37,9 +37,9 @@ const DIALOG = '[role="dialog"], [role="alertdialog"]';
  * end on <body>. It goes back to what had the focus outside every dialog.
  */
 function openerOf(active: Element | null): HTMLElement | null {
-  if (active instanceof HTMLElement && active !== document.body && !active.closest(DIALOG))
-    return active;
-  return lastOutsideDialogs;
+  // Nothing focused (the page itself): nothing to go back to, Radix's default.
+  if (!(active instanceof HTMLElement) || active === document.body) return null;
+  return active.closest(DIALOG) ? lastOutsideDialogs : active;
 }
 
 /** The last element focused outside every dialog, followed for the whole page. */
