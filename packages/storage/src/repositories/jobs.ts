@@ -214,8 +214,8 @@ export function jobsRepository(db: DbOrTx) {
       const rows = await directRows<JobRow>(
         db,
         Prisma.sql`
-        SELECT ${JOB_COLUMNS} FROM jobs j JOIN resource_pools p ON p.id = j.pool_id
-        WHERE j.id = ${id}::uuid`,
+          SELECT ${JOB_COLUMNS} FROM jobs j JOIN resource_pools p ON p.id = j.pool_id
+          WHERE j.id = ${id}::uuid`,
       );
       return rows[0] ? toRecord(rows[0]) : null;
     },
