@@ -144,7 +144,7 @@ describe("applyMesosUpdate", () => {
           code: "ILLEGAL_TRANSITION",
           from: "PENDING",
           to: "RUNNING",
-          allowed: ["READY", "KILLED"],
+          allowed: ["READY", "LAUNCHING", "KILLED"],
         },
       },
     },

@@ -61,6 +61,8 @@ describe("task transitions", () => {
     ["preempted while placing", "PLACING", "PENDING"],
     ["placed", "PLACING", "PLACED"],
     ["launch", "PLACED", "LAUNCHING"],
+    ["launch, READY through PLACED kept in the leader's memory", "PENDING", "LAUNCHING"],
+    ["launch refused: admitted again", "LAUNCHING", "PENDING"],
     ["sent to Mesos", "LAUNCHING", "LAUNCHED"],
     ["Mesos' RUNNING overtakes our LAUNCHED write", "LAUNCHING", "RUNNING"],
     ["invalid offer", "LAUNCHING", "LOST"],

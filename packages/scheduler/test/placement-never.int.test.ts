@@ -45,7 +45,8 @@ describe("why pending when it will never fit", () => {
     await expect
       .poll(async () => (await tasksOf(job))[0], { timeout: 10_000 })
       .toMatchObject({
-        state: "READY",
+        // Admitted (READY in the leader's memory); the row waits PENDING and says why.
+        state: "PENDING",
         reason: "CAN_NEVER_PLACE",
         message: "this will never fit on these hosts: 2 hosts mismatch constraint zone = c",
       });

@@ -70,7 +70,8 @@ describe("placement on mesos-sim", () => {
     await expect
       .poll(async () => (await tasksOf(more))[0], { timeout: 10_000 })
       .toMatchObject({
-        state: "READY",
+        // Admitted (READY in the leader's memory); the row waits PENDING and says why.
+        state: "PENDING",
         reason: "NO_HOST_FITS",
         message: "no host fits: 2 hosts have no GPU, 1 host lacks 1 gpu",
       });
@@ -119,10 +120,10 @@ describe("placement on mesos-sim", () => {
     // Three hosts, four instances that avoid each other: three run, one waits and says why.
     await expect
       .poll(async () => (await statesOf(spread)).sort(), { timeout: 15_000 })
-      .toEqual(["READY", "RUNNING", "RUNNING", "RUNNING"]);
+      .toEqual(["PENDING", "RUNNING", "RUNNING", "RUNNING"]);
     const tasks = await tasksOf(spread);
     expect(new Set(tasks.filter((t) => t.state === "RUNNING").map((t) => t.hostname)).size).toBe(3);
-    const waiting = tasks.find((t) => t.state === "READY")!;
+    const waiting = tasks.find((t) => t.state === "PENDING")!;
     expect(waiting.reason).toBe("NO_HOST_FITS");
     expect(waiting.message).toMatch(/3 hosts .*constraint/);
   });
@@ -144,7 +145,7 @@ describe("placement on mesos-sim", () => {
     await expect
       .poll(async () => (await tasksOf(gang)).map((t) => t.reason), { timeout: 10_000 })
       .toEqual(["GANG_INCOMPLETE", "GANG_INCOMPLETE", "GANG_INCOMPLETE"]);
-    expect(await statesOf(gang)).toEqual(["READY", "READY", "READY"]);
+    expect(await statesOf(gang)).toEqual(["PENDING", "PENDING", "PENDING"]);
     expect((await tasksOf(gang))[2]!.message).toMatch(/starts only whole and 2 of 3 tasks fit/);
     // A third host: now the whole gang fits, and all of it starts.
     await sim.addAgent({ hostname: "g-3.test", resources: { cpus: 4, mem: 8192 } });

@@ -39,10 +39,12 @@ export {
   readOnlyView,
 } from "./read-only.ts";
 export * from "./records.ts";
-export type {
-  KindAmounts,
-  PendingTaskRow,
-  PoolHeld,
+export {
+  addHeld,
+  type HeldKind,
+  type KindAmounts,
+  type PendingTaskRow,
+  type PoolHeld,
 } from "./repositories/admission-reads.ts";
 export type {
   AttentionHostRecord,

@@ -10,8 +10,9 @@ export const TASK_TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>>
   // Placeholder for a state Peloton could not read; no task lives in it.
   UNKNOWN: [],
   INITIALIZED: ["PENDING", "KILLED"],
-  // Waiting for admission in its pool's queue.
-  PENDING: ["READY", "KILLED"],
+  // Waiting for admission in its pool's queue. Straight to LAUNCHING when the
+  // scheduler keeps READY through PLACED in memory (only the launch is written).
+  PENDING: ["READY", "LAUNCHING", "KILLED"],
   // Admitted. Back to PENDING when preempted before placement (peloton-semantics.md §4).
   READY: ["PLACING", "PENDING", "KILLED"],
   // READY again when no host was found in time; PENDING when preempted.
@@ -19,7 +20,8 @@ export const TASK_TRANSITIONS: Readonly<Record<TaskState, readonly TaskState[]>>
   // READY again when the host's offer is gone before launch.
   PLACED: ["LAUNCHING", "READY", "PENDING", "KILLED"],
   // Taken by the job manager to launch; Mesos' first update may overtake the LAUNCHED write.
-  LAUNCHING: ["LAUNCHED", "STARTING", "RUNNING", "READY", ...ENDED],
+  // READY or PENDING when the launch was refused (nothing went out).
+  LAUNCHING: ["LAUNCHED", "STARTING", "RUNNING", "READY", "PENDING", ...ENDED],
   // Sent to Mesos (TASK_STAGING). INITIALIZED: the launch timed out, a new run replaces it.
   LAUNCHED: ["STARTING", "RUNNING", "KILLING", "PREEMPTING", "INITIALIZED", ...ENDED],
   STARTING: ["RUNNING", "KILLING", "PREEMPTING", "INITIALIZED", ...ENDED],

@@ -13,9 +13,8 @@
  *   host manager: hosts recorded or gone ─▶ goal states (daemons) + admission + placement
  *                                           + preemptor
  *   preemptor: victims recorded ─▶ kills sent (job manager); sent back to PENDING ─▶ admission
- *   admission: tasks admitted ─▶ placement
+ *   admission: tasks admitted (in memory, AdmittedTasks) ─▶ placement
  *   task writer commits ── into PENDING / out of an allocating state ─▶ admission
- *                       ── into READY ─▶ placement
  *                       ── into INITIALIZED (a new run) ─▶ goal states
  *   status updates ─▶ job manager ─▶ task writer (the host manager acks after)
  *
@@ -36,6 +35,7 @@ import { unfinishedTasksOf } from "../hostmgr/unfinished-tasks.ts";
 import { JobManager, type JobManagerTuning } from "../jobmgr/job-manager.ts";
 import { PlacementLoop, type PlacementLoopOptions } from "../placement/placement-loop.ts";
 import { AdmissionLoop } from "../resmgr/admission-loop.ts";
+import { AdmittedTasks } from "../resmgr/admitted-tasks.ts";
 import {
   PreemptorLoop,
   type PreemptorLoopOptions,
@@ -100,10 +100,13 @@ export class Scheduling {
       ...(opts.goalState ? { goalState: opts.goalState } : {}),
       ...(opts.updates ? { updates: opts.updates } : {}),
     });
+    // Admitted tasks wait here for placement: READY lives in this term's memory.
+    const admitted = new AdmittedTasks();
     this.admission = new AdmissionLoop({
       gateway,
       writer: this.writer,
       configs: this.configs,
+      admitted,
       log,
       onAdmitted: () => this.placement.kick(),
       ...(opts.admissionPeriodMs !== undefined ? { periodMs: opts.admissionPeriodMs } : {}),
@@ -112,6 +115,7 @@ export class Scheduling {
       gateway,
       writer: this.writer,
       configs: this.configs,
+      admitted,
       adapter: opts.adapter,
       log,
       ...opts.placement,
@@ -196,21 +200,18 @@ export class Scheduling {
   /** What a commit means for the loops. */
   private react(applied: readonly TaskChange[]): void {
     let admission = false;
-    let placement = false;
     let goals = false;
     let runs = false;
     for (const c of applied) {
       if (c.state === c.expect.state) continue;
       if (c.state === "PENDING" || (holdsAllocation(c.expect.state) && !holdsAllocation(c.state)))
         admission = true;
-      if (c.state === "READY") placement = true;
       if (c.state === "INITIALIZED") goals = true;
       if (c.state === "RUNNING" || isTerminalTaskState(c.state)) runs = true;
     }
     // A run started or ended: an update in flight may have an instance done (or failed).
     if (runs) this.jobManager.updates.kick();
     if (admission) this.admission.kick();
-    if (placement) this.placement.kick();
     if (goals) this.jobManager.goalStates.kick();
   }
 }

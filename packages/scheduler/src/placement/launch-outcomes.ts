@@ -1,6 +1,6 @@
 /**
  * A placed task on its way to the cluster, and what its launch's outcome
- * writes (pure): LAUNCHED, or back to READY with the refusal as its reason.
+ * writes (pure): LAUNCHED, or back to PENDING with the refusal as its reason.
  */
 import type { TaskPlacement } from "@peloton/engine";
 import type { ReadyTaskRow, TaskChange, VolumePin } from "@peloton/storage";
@@ -19,7 +19,7 @@ export interface Placed {
 /** The launch's outcome as a change from LAUNCHING, with its event. */
 function fromLaunching(
   i: Placed,
-  to: "LAUNCHED" | "READY",
+  to: "LAUNCHED" | "PENDING",
   reason: string,
   message: string,
   at: Date,
@@ -69,10 +69,10 @@ function describeRefusal(r: LaunchRefusal | null): string {
   }
 }
 
-/** Nothing was started: back to READY (placed again next round), the refusal as its reason. */
+/** Nothing was started: back to PENDING (admitted and placed again), the refusal as its reason. */
 export function refused(i: Placed, r: LaunchRefusal | null, at: Date): TaskChange {
   const message = `launch on ${i.placement.hostname} did not go out (${describeRefusal(r)}); placing again`;
-  return fromLaunching(i, "READY", "LAUNCH_REFUSED", message, at, {
+  return fromLaunching(i, "PENDING", "LAUNCH_REFUSED", message, at, {
     clusterTaskId: null,
     hostname: null,
     agentId: null,

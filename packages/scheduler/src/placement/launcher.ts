@@ -3,7 +3,7 @@
  * (hosts kept whole), each chunk's launches sent as soon as its write
  * committed while the next chunk is written, a bounded number of launch
  * calls in flight, and each outcome written: LAUNCHED (unless the cluster
- * reported on the run first), back to READY when nothing went out, or
+ * reported on the run first), back to PENDING when nothing went out, or
  * reconciled when the cluster's answer was lost.
  */
 import type { Repositories } from "@peloton/storage";
@@ -21,8 +21,6 @@ export interface LauncherOptions {
   launchConcurrency?: number;
   /** See PlacementLoopOptions.launchedAfterMs. Default 1 s. */
   launchedAfterMs?: number;
-  /** Placement has work again (a launch was refused). */
-  onRefused: () => void;
   now: () => Date;
 }
 
@@ -151,10 +149,10 @@ export class Launcher {
           .catch(() => undefined);
         return;
       }
+      // Back to PENDING: admission (kicked by the change) admits them again.
       await this.opts.writer.write({
         changes: items.map((i) => refused(i, result.ok ? null : result.refusal, now)),
       });
-      this.opts.onRefused();
     } catch (err) {
       this.opts.log.error({ err, host: lease.hostname }, "could not record the launch outcome");
     } finally {

@@ -2,18 +2,20 @@
  * The placement loop (leader only): admitted tasks onto hosts, then out to
  * the cluster through the host manager.
  *
- *   READY tasks (a batch) ─┐
+ *   admitted tasks (a batch taken from admission, in memory; rows PENDING) ─┐
  *   every offered host, leased for the round (free resources and ports)
  *     + host states and totals, what runs where ─┴─▶ engine `placeTasks`
  *   unplaced ─▶ the reason on the row ("no host fits: 23 hosts lack 2 cpu"), or
  *              CAN_NEVER_PLACE when no change of allocation can place it
- *              ("this will never fit on these hosts: 3 hosts have no GPU")
+ *              ("this will never fit on these hosts: 3 hosts have no GPU");
+ *              admission admits it again on its next round, and placement tries again
  *   placed, host by host in chunks:
- *     READY → LAUNCHING with host, agent, ports and cluster task id, written
- *       BEFORE the launch, so every status update finds its run
+ *     PENDING → LAUNCHING with host, agent, ports and cluster task id, and the
+ *       admission's event before the placement's, written BEFORE the launch,
+ *       so every status update finds its run and a new leader launches nothing twice
  *     ─▶ launch on the lease ─▶ LAUNCHING → LAUNCHED, unless the cluster has
  *                               reported on the run first (STARTING, RUNNING)
- *                            └▶ refused: back to READY with the refusal as reason
+ *                            └▶ refused: back to PENDING with the refusal as reason
  *                            └▶ cluster error: left LAUNCHING and reconciled
  *   hosts leased but not used ─▶ released at once
  *
@@ -34,6 +36,8 @@ import type { ReadyTaskRow, StorageGateway, TaskChange, VolumePin } from "@pelot
 import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
+import { admittedEvent } from "../resmgr/admission-loop.ts";
+import type { AdmittedTask, AdmittedTasks } from "../resmgr/admitted-tasks.ts";
 import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
 import { configKey, type JobConfigs } from "../taskwriter/job-configs.ts";
 import { noteChange } from "../taskwriter/task-notes.ts";
@@ -52,11 +56,13 @@ export interface PlacementLoopOptions {
   gateway: StorageGateway;
   writer: TaskWriter;
   configs: JobConfigs;
+  /** Admitted tasks waiting for a host (this term's memory). */
+  admitted: AdmittedTasks;
   adapter: () => HostAdapter | undefined;
   log: Logger;
   /** Default 1 s. */
   periodMs?: number;
-  /** READY tasks per round. Default 10,000. */
+  /** Admitted tasks per round. Default 10,000. */
   batchSize?: number;
   /** Tasks per LAUNCHING write (hosts kept whole). Default 500. */
   chunkSize?: number;
@@ -88,7 +94,6 @@ export class PlacementLoop implements SchedulerLoop {
         ? { launchConcurrency: opts.launchConcurrency }
         : {}),
       ...(opts.launchedAfterMs !== undefined ? { launchedAfterMs: opts.launchedAfterMs } : {}),
-      onRefused: () => this.kick(),
       now: this.now,
     });
     this.loop = new PeriodicLoop({
@@ -120,17 +125,38 @@ export class PlacementLoop implements SchedulerLoop {
   private async tick(): Promise<void> {
     const adapter = this.opts.adapter();
     if (adapter?.state !== "connected") return;
-    const { gateway } = this.opts;
-    const batchSize = this.opts.batchSize ?? 10_000;
+    const stage = this.opts.admitted;
+    if (stage.waitingCount === 0) return;
+    const taken = stage.take(this.opts.batchSize ?? 10_000);
+    let placed = 0;
+    try {
+      placed = await this.placeAndLaunch(adapter, taken);
+    } finally {
+      // Written LAUNCHING, left unplaced or gone: admission decides on what is still PENDING.
+      stage.done(taken.map((t) => t.row.taskId));
+    }
+    // More admitted tasks wait: go on at once.
+    if (stage.waitingCount > 0 && placed > 0) this.kick();
+  }
+
+  /** One round over the tasks taken; resolves once their LAUNCHING is written (launches go on). */
+  private async placeAndLaunch(
+    adapter: HostAdapter,
+    taken: readonly AdmittedTask[],
+  ): Promise<number> {
     const started = performance.now();
-    const ready = await gateway.placementReads.ready(batchSize);
-    if (ready.length === 0) return;
+    const admitted = new Map(taken.map((t) => [t.row.taskId, t]));
+    // The rows as they are now: a task killed, or run anew, since its admission is left out.
+    const ready = (await this.opts.gateway.placementReads.admitted([...admitted.keys()])).filter(
+      (r) => admitted.get(r.taskId)?.row.runId === r.runId,
+    );
+    if (ready.length === 0) return 0;
     const offered = adapter.hosts();
     if (offered.length === 0) {
       // Offers are out (launched on, soon back) or there are no hosts at all: only
       // the second is worth saying, or every task would flap to "no hosts" between rounds.
       await this.noHostsAtAll(ready);
-      return;
+      return 0;
     }
     // Each run is placed and launched with the config version it was given (an update moves it).
     const configs = await this.opts.configs.forRuns(ready);
@@ -145,12 +171,12 @@ export class PlacementLoop implements SchedulerLoop {
     if (!result.ok) {
       adapter.release(leases.map((l) => l.leaseId));
       this.opts.log.error({ errors: result.errors }, "placement input refused");
-      return;
+      return 0;
     }
     this.offset = result.nextOffset;
     this.opts.log.debug(
       {
-        ready: ready.length,
+        admitted: ready.length,
         hosts: leases.length,
         placed: result.placements.length,
         ms: Math.round(performance.now() - started),
@@ -161,26 +187,25 @@ export class PlacementLoop implements SchedulerLoop {
     const rowById = new Map(ready.map((r) => [r.taskId, r]));
     const notes = result.unplaced.flatMap((u) => {
       const row = rowById.get(u.taskId)!;
-      const n = noteChange(row, unplacedRowReason(u), describeUnplaced(u), "READY");
+      const n = noteChange(row, unplacedRowReason(u), describeUnplaced(u));
       return n ? [n] : [];
     });
-    const byHost = this.launchesByHost(result.placements, rowById, configs, leases, now);
+    const byHost = this.launchesByHost(result.placements, rowById, admitted, configs, leases, now);
     const used = new Set(byHost.keys());
     adapter.release(leases.filter((l) => !used.has(l.hostname)).map((l) => l.leaseId));
     await this.opts.writer.write({ changes: notes });
     await this.launcher.send(adapter, byHost);
-    // A full batch means more READY tasks wait: go on at once.
-    if (ready.length === batchSize && result.placements.length > 0) this.kick();
+    return result.placements.length;
   }
 
-  /** When the cluster has no UP host, every READY task says so. */
+  /** When the cluster has no UP host, every admitted task says so. */
   private async noHostsAtAll(ready: readonly ReadyTaskRow[]): Promise<void> {
     const facts = await this.opts.gateway.placementReads.hostFacts();
     if (facts.some((f) => f.state === "UP")) return;
     const message = `no hosts to place on: the cluster has no UP host (${facts.length} known, none UP)`;
     await this.opts.writer.write({
       changes: ready.flatMap((r) => {
-        const n = noteChange(r, "NO_HOSTS", message, "READY");
+        const n = noteChange(r, "NO_HOSTS", message);
         return n ? [n] : [];
       }),
     });
@@ -211,10 +236,11 @@ export class PlacementLoop implements SchedulerLoop {
     return placeTasks(hosts, tasks, { startOffset: this.offset });
   }
 
-  /** Each placement as a launch and its READY → LAUNCHING change, grouped by leased host. */
+  /** Each placement as a launch and its PENDING → LAUNCHING change, grouped by leased host. */
   private launchesByHost(
     placements: readonly TaskPlacement[],
     rowById: ReadonlyMap<string, ReadyTaskRow>,
+    admitted: ReadonlyMap<string, AdmittedTask>,
     configs: ReadonlyMap<string, JobConfig>,
     leases: readonly HostLease[],
     now: Date,
@@ -252,7 +278,7 @@ export class PlacementLoop implements SchedulerLoop {
         taskId: row.taskId,
         jobId: row.jobId,
         instanceId: row.instanceId,
-        expect: { state: "READY", runId: row.runId },
+        expect: { state: "PENDING", runId: row.runId },
         state: "LAUNCHING",
         reason: "PLACED",
         message,
@@ -263,6 +289,7 @@ export class PlacementLoop implements SchedulerLoop {
           ports: launch.ports ?? {},
         },
         events: [
+          admittedEvent(admitted.get(row.taskId)!),
           {
             runId: row.runId,
             clusterTaskId: launch.taskId,

@@ -7,14 +7,26 @@
  *     + PENDING tasks as gangs (admission-input)
  *     ─▶ engine `admit`: per pool, four queues by priority then arrival,
  *        no overtaking; each gang admitted whole or not at all
- *     ─▶ admitted: PENDING → READY (placement is kicked)
+ *     ─▶ admitted: READY in the leader's memory (admitted-tasks), handed to
+ *        placement (kicked); the row stays PENDING, and placement writes the
+ *        admission's event with its LAUNCHING. A row that said why it waited
+ *        in line says it was admitted instead (the rest write nothing).
  *     ─▶ waiting: the reason and place in line on the task row, written only
  *        when it changed — "why pending" is always an answer from data;
  *        a gang that could never fit the hosts or the pool (CAN_NEVER_FIT)
  *        is set aside and the queue moves past it, every round anew
+ *
+ * Every round decides afresh over every PENDING row but those in
+ * placement's hands: an admitted task not yet taken is admitted again, or
+ * not, when its pool's entitlement moved.
  */
-import { type AdmissionQueue, admit, describeAdmissionReason } from "@peloton/engine";
-import type { PendingTaskRow, StorageGateway, TaskChange } from "@peloton/storage";
+import {
+  type AdmissionQueue,
+  type AdmissionReasonCode,
+  admit,
+  describeAdmissionReason,
+} from "@peloton/engine";
+import type { StorageGateway, TaskChange } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import { PeriodicLoop, type SchedulerLoop } from "../common/loop.ts";
 import { EVENT_SOURCES } from "../taskwriter/event-sources.ts";
@@ -22,6 +34,7 @@ import type { JobConfigs } from "../taskwriter/job-configs.ts";
 import { noteChange } from "../taskwriter/task-notes.ts";
 import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { admissionSnapshot } from "./admission-input.ts";
+import { type AdmittedTask, type AdmittedTasks, withHeldInHand } from "./admitted-tasks.ts";
 import { loadClusterShape } from "./cluster-shape.ts";
 import { leafPoolNumbers } from "./pool-entitlements.ts";
 
@@ -29,6 +42,8 @@ export interface AdmissionLoopOptions {
   gateway: StorageGateway;
   writer: TaskWriter;
   configs: JobConfigs;
+  /** Where admitted tasks wait for placement (this term's memory). */
+  admitted: AdmittedTasks;
   log: Logger;
   /** Called when tasks were admitted (placement has work). */
   onAdmitted?: () => void;
@@ -44,13 +59,28 @@ const QUEUE_WORDS: Record<AdmissionQueue, string> = {
   PENDING: "pending",
 };
 
-/** Admitted tasks per call to the task writer (whole gangs: a chunk may run over). */
-const ADMISSION_CHUNK = 1_000;
+/** The reasons admission writes on a waiting row: stale once the task is admitted. */
+const QUEUE_REASONS: ReadonlySet<string> = new Set(
+  Object.keys({
+    POOL_OVER_ENTITLEMENT: true,
+    POOL_OVER_SLACK_ENTITLEMENT: true,
+    CONTROLLER_LIMIT: true,
+    RESERVATION_EXHAUSTED: true,
+    CAN_NEVER_FIT: true,
+    BEHIND_BLOCKED_GANG: true,
+    POOL_NOT_LEAF: true,
+  } satisfies Record<AdmissionReasonCode | "POOL_NOT_LEAF", true>),
+);
+
+/** The reason an admitted task's row gets when it said why it waited in line. */
+export const ADMITTED_REASON = "ADMITTED";
 
 export class AdmissionLoop implements SchedulerLoop {
   readonly name = "resource-manager";
   private readonly loop: PeriodicLoop;
   private readonly now: () => Date;
+  /** READY rows an older leader left are back in line (once per term). */
+  private requeued = false;
 
   constructor(private readonly opts: AdmissionLoopOptions) {
     this.now = opts.now ?? (() => new Date());
@@ -75,36 +105,47 @@ export class AdmissionLoop implements SchedulerLoop {
   }
 
   private async tick(): Promise<void> {
-    const { gateway } = this.opts;
+    const { gateway, admitted: stage } = this.opts;
     const started = performance.now();
-    const pending = await gateway.admissionReads.pending();
-    if (pending.length === 0) return;
+    if (!this.requeued) this.requeued = await this.requeueLeftOver();
+    stage.beginRound();
+    const read = await gateway.admissionReads.pending();
+    const inHandNow = stage.inHand();
+    const pending = read.filter((t) => !inHandNow.has(t.taskId));
+    if (pending.length === 0) {
+      stage.admit([]);
+      return;
+    }
     const [pools, held, configs, cluster] = await Promise.all([
       leafPoolNumbers(gateway),
       gateway.admissionReads.heldByPool(),
       this.opts.configs.get(pending.map((t) => t.jobId)),
       loadClusterShape(gateway),
     ]);
-    const snapshot = admissionSnapshot(pending, pools, held, configs, cluster);
+    // Read again after the reads: a task placement took meanwhile is in hand, not pending.
+    const inHand = stage.inHand();
+    const queued = pending.filter((t) => !inHand.has(t.taskId));
+    const snapshot = admissionSnapshot(
+      queued,
+      pools,
+      withHeldInHand(held, inHand.values()),
+      configs,
+      cluster,
+    );
     const result = admit(snapshot.input);
     const now = this.now();
-    // Admissions in order, a gang never split: placement starts on the first
-    // chunk while the writer is still on the next ones.
-    let chunk: TaskChange[] = [];
-    const chunks = [chunk];
-    // Why the others still wait: one call, after the admissions in line.
+    const admitted: AdmittedTask[] = [];
+    // Why the others still wait (and that the ones which waited are admitted now): one write.
     const notes: TaskChange[] = [];
-    let admitted = 0;
     for (const pool of result.pools) {
       for (const a of pool.admitted) {
         const message = `admitted in pool ${pool.path} (its ${QUEUE_WORDS[a.queue]} queue)`;
-        if (chunk.length >= ADMISSION_CHUNK) {
-          chunk = [];
-          chunks.push(chunk);
-        }
-        for (const t of snapshot.members.get(a.gang.id)?.tasks ?? []) {
-          chunk.push(admittedChange(t, message, now));
-          admitted++;
+        for (const row of snapshot.members.get(a.gang.id)?.tasks ?? []) {
+          admitted.push({ row, admittedAt: now, message });
+          if (row.reason !== null && QUEUE_REASONS.has(row.reason)) {
+            const note = noteChange(row, ADMITTED_REASON, `${message}; waiting for a host`);
+            if (note) notes.push(note);
+          }
         }
       }
       for (const w of pool.waiting) {
@@ -127,49 +168,73 @@ export class AdmissionLoop implements SchedulerLoop {
       );
       if (note) notes.push(note);
     }
+    stage.admit(admitted);
+    if (admitted.length > 0) this.opts.onAdmitted?.();
     const decided = performance.now();
-    await Promise.all([
-      ...chunks.map(async (changes) => {
-        const { applied } = await this.opts.writer.write({ changes });
-        if (applied.length > 0) this.opts.onAdmitted?.();
-      }),
-      this.opts.writer.write({ changes: notes }),
-    ]);
+    await this.opts.writer.write({ changes: notes });
     this.opts.log.debug(
       {
         pending: pending.length,
-        admitted,
+        admitted: admitted.length,
         decideMs: Math.round(decided - started),
         writeMs: Math.round(performance.now() - decided),
       },
       "admission round",
     );
   }
+
+  /**
+   * READY rows are not written any more (admitted tasks wait in memory): any
+   * left by a leader of an older version go back to PENDING, to be admitted
+   * again. True once done.
+   */
+  private async requeueLeftOver(): Promise<boolean> {
+    const left = await this.opts.gateway.admissionReads.readyRows();
+    if (left.length === 0) return true;
+    const at = this.now();
+    const message = "admitted by an earlier leader, which kept it in memory: back in line";
+    await this.opts.writer.write({
+      changes: left.map((t) => ({
+        taskId: t.taskId,
+        jobId: t.jobId,
+        instanceId: t.instanceId,
+        expect: { state: "READY", runId: t.runId },
+        state: "PENDING",
+        reason: "REQUEUED",
+        message,
+        events: [
+          {
+            runId: t.runId,
+            clusterTaskId: null,
+            previousState: "READY",
+            state: "PENDING",
+            source: EVENT_SOURCES.resourceManager,
+            reason: "REQUEUED",
+            message,
+            hostname: null,
+            agentId: null,
+            at,
+          },
+        ],
+      })),
+    });
+    return true;
+  }
 }
 
-function admittedChange(t: PendingTaskRow, message: string, at: Date): TaskChange {
+/** The admission's event, written with the run's LAUNCHING (its row never said READY). */
+export function admittedEvent(t: AdmittedTask): TaskChange["events"][number] {
   return {
-    taskId: t.taskId,
-    jobId: t.jobId,
-    instanceId: t.instanceId,
-    expect: { state: "PENDING", runId: t.runId },
+    runId: t.row.runId,
+    clusterTaskId: null,
+    previousState: "PENDING",
     state: "READY",
+    source: EVENT_SOURCES.resourceManager,
     reason: "ADMITTED",
-    message,
-    events: [
-      {
-        runId: t.runId,
-        clusterTaskId: null,
-        previousState: "PENDING",
-        state: "READY",
-        source: EVENT_SOURCES.resourceManager,
-        reason: "ADMITTED",
-        message,
-        hostname: null,
-        agentId: null,
-        at,
-      },
-    ],
+    message: t.message,
+    hostname: null,
+    agentId: null,
+    at: t.admittedAt,
   };
 }
 

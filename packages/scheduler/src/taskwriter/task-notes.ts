@@ -5,7 +5,7 @@
  */
 import type { TaskChange } from "@peloton/storage";
 
-/** Why a task still waits, as a change of its reason only; null when the row already says so. */
+/** Why a PENDING task still waits, as a change of its reason only; null when the row already says so. */
 export function noteChange(
   t: {
     taskId: string;
@@ -17,15 +17,14 @@ export function noteChange(
   },
   reason: string,
   message: string,
-  state: "PENDING" | "READY" = "PENDING",
 ): TaskChange | null {
   if (t.reason === reason && t.message === message) return null;
   return {
     taskId: t.taskId,
     jobId: t.jobId,
     instanceId: t.instanceId,
-    expect: { state, runId: t.runId },
-    state,
+    expect: { state: "PENDING", runId: t.runId },
+    state: "PENDING",
     reason,
     message,
     events: [],

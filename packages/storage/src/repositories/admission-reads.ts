@@ -37,10 +37,40 @@ export interface PoolHeld {
 
 const zero = (): KindAmounts => ({ cpu: 0, gpu: 0, memory: 0, disk: 0 });
 
-function addInto(into: KindAmounts, r: { cpu: number; gpu: number; mem: number; disk: number }) {
+/** A task's kind of holding: which of the four sums its resources go into. */
+export interface HeldKind {
+  revocable: boolean;
+  controller: boolean;
+  preemptible: boolean;
+}
+
+/** Adds what a task (or a group of like tasks) holds to its pool's sums, as admission counts them. */
+export function addHeld(
+  byPool: Map<string, PoolHeld>,
+  poolId: string,
+  kind: HeldKind,
+  amounts: KindAmounts,
+): void {
+  let held = byPool.get(poolId);
+  if (!held) {
+    held = {
+      poolId,
+      nonRevocable: zero(),
+      slack: zero(),
+      controller: zero(),
+      nonPreemptible: zero(),
+    };
+    byPool.set(poolId, held);
+  }
+  addInto(kind.revocable ? held.slack : held.nonRevocable, amounts);
+  if (kind.controller) addInto(held.controller, amounts);
+  if (!kind.preemptible) addInto(held.nonPreemptible, amounts);
+}
+
+function addInto(into: KindAmounts, r: KindAmounts): void {
   into.cpu += r.cpu;
   into.gpu += r.gpu;
-  into.memory += r.mem;
+  into.memory += r.memory;
   into.disk += r.disk;
 }
 
@@ -92,6 +122,16 @@ export function admissionReadsRepository(db: DbOrTx) {
       }));
     },
 
+    /** READY rows: admitted tasks an older leader wrote (admissions now wait in memory). */
+    async readyRows(): Promise<
+      { taskId: string; jobId: string; instanceId: number; runId: number }[]
+    > {
+      return db.$queryRaw`
+        SELECT id::text AS "taskId", job_id::text AS "jobId", instance_id AS "instanceId",
+               run_id AS "runId"
+        FROM tasks WHERE state = 'READY'`;
+    },
+
     /** What admitted tasks (READY through running, until their kill lands) hold, per pool. */
     async heldByPool(): Promise<PoolHeld[]> {
       const rows = await db.$queryRaw<
@@ -113,22 +153,8 @@ export function admissionReadsRepository(db: DbOrTx) {
         WHERE t.state::text = ANY(${[...ALLOCATING_TASK_STATES] as TaskState[]}::text[])
         GROUP BY 1, 2, 3, 4`;
       const byPool = new Map<string, PoolHeld>();
-      for (const r of rows) {
-        let held = byPool.get(r.pool_id);
-        if (!held) {
-          held = {
-            poolId: r.pool_id,
-            nonRevocable: zero(),
-            slack: zero(),
-            controller: zero(),
-            nonPreemptible: zero(),
-          };
-          byPool.set(r.pool_id, held);
-        }
-        addInto(r.revocable ? held.slack : held.nonRevocable, r);
-        if (r.controller) addInto(held.controller, r);
-        if (!r.preemptible) addInto(held.nonPreemptible, r);
-      }
+      for (const r of rows)
+        addHeld(byPool, r.pool_id, r, { cpu: r.cpu, gpu: r.gpu, memory: r.mem, disk: r.disk });
       return [...byPool.values()];
     },
   };

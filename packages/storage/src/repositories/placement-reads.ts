@@ -1,5 +1,5 @@
 /**
- * What the placement loop reads: the admitted (READY) tasks to place, the
+ * What the placement loop reads: the admitted tasks it took to place, the
  * hosts' states and totals, and what already runs where (per job, for
  * spreading; per task, for TASK label constraints).
  */
@@ -11,7 +11,7 @@ import {
 } from "@peloton/engine";
 import type { DbOrTx } from "../tx.ts";
 
-/** A READY task with what placement needs of it. */
+/** An admitted task (its row still PENDING) with what placement needs of it. */
 export interface ReadyTaskRow {
   taskId: string;
   jobId: string;
@@ -45,8 +45,11 @@ export interface PlacedTaskRow {
 
 export function placementReadsRepository(db: DbOrTx) {
   return {
-    /** READY tasks, higher priority first, then by job and instance (gang members together). */
-    async ready(limit: number): Promise<ReadyTaskRow[]> {
+    /**
+     * These admitted tasks' rows, for those still PENDING (admission keeps
+     * READY in the leader's memory; one killed meanwhile is not returned).
+     */
+    async admitted(taskIds: readonly string[]): Promise<ReadyTaskRow[]> {
       const rows = await db.$queryRaw<
         {
           task_id: string;
@@ -74,9 +77,7 @@ export function placementReadsRepository(db: DbOrTx) {
         FROM tasks t
         LEFT JOIN volumes v ON v.job_id = t.job_id AND v.instance_id = t.instance_id
                            AND v.state <> 'DELETED'
-        WHERE t.state = 'READY'
-        ORDER BY t.priority DESC, t.job_id, t.instance_id
-        LIMIT ${limit}`;
+        WHERE t.id = ANY(${[...taskIds]}::uuid[]) AND t.state = 'PENDING'`;
       return rows.map((r) => ({
         taskId: r.task_id,
         jobId: r.job_id,
