@@ -16,6 +16,7 @@ import {
 } from "@peloton/engine";
 import type { PoolStateUsage, PreemptorTaskRow } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
+import type { AdmittedTask } from "../src/resmgr/admitted-tasks.ts";
 import { OverAllocationPeriods } from "../src/resmgr/over-allocation-periods.ts";
 import type { LeafPoolNumbers } from "../src/resmgr/pool-entitlements.ts";
 import {
@@ -26,6 +27,7 @@ import {
   preemptorSnapshot,
   usageOf,
   waitingGangs,
+  withAdmittedInMemory,
 } from "../src/resmgr/preemptor-input.ts";
 
 const T0 = new Date("2026-11-23T12:00:00Z");
@@ -142,6 +144,41 @@ describe("usage from the aggregate read", () => {
         slackAllocation: cpu(1, 64),
       },
     ]);
+  });
+});
+
+describe("tasks admitted in the leader's memory", () => {
+  const admittedOf = (t: PreemptorTaskRow): AdmittedTask => ({
+    row: { ...t, reason: null, message: null, queuedAt: t.queuedAt ?? T0 },
+    admittedAt: T0,
+    message: "admitted",
+  });
+  const byKey = (rows: readonly PoolStateUsage[]) =>
+    [...rows].sort((a, b) =>
+      `${a.poolId} ${a.state} ${a.revocable}`.localeCompare(
+        `${b.poolId} ${b.state} ${b.revocable}`,
+      ),
+    );
+
+  it("count as READY (allocation waiting for a host), as if admission had written them", () => {
+    const stored = [
+      task("a", 0, "PENDING"),
+      task("a", 1, "PENDING", { priority: 3 }),
+      task("a", 2, "RUNNING"),
+      task("b", 0, "PENDING", { revocable: true, poolId: "pool-b", priority: 2 }),
+    ];
+    const admitted = [stored[1]!, stored[3]!];
+    const asIfWritten = stored.map((t) =>
+      admitted.includes(t) ? { ...t, state: "READY" as const } : t,
+    );
+    expect(byKey(withAdmittedInMemory(aggregate(stored), admitted.map(admittedOf)))).toEqual(
+      byKey(aggregate(asIfWritten)),
+    );
+  });
+
+  it("leave the usage read as it is when there are none", () => {
+    const usage = aggregate([task("a", 0, "PENDING")]);
+    expect(withAdmittedInMemory(usage, [])).toEqual(usage);
   });
 });
 

@@ -129,6 +129,7 @@ export class Scheduling {
           log,
           kill: (orders) => this.jobManager.kill(orders),
           onSentBack: () => this.admission.kick(),
+          admitted,
           ...preemption,
         })
       : undefined;

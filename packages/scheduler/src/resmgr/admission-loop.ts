@@ -109,26 +109,29 @@ export class AdmissionLoop implements SchedulerLoop {
     const started = performance.now();
     if (!this.requeued) this.requeued = await this.requeueLeftOver();
     stage.beginRound();
+    // Woken by every commit: with placement holding a big job's tasks, most rounds have nothing new.
+    const ids = await gateway.admissionReads.pendingIds();
+    if (ids.every((id) => stage.isInHand(id))) {
+      stage.admit([]);
+      return;
+    }
     const read = await gateway.admissionReads.pending();
-    const inHandNow = stage.inHand();
-    const pending = read.filter((t) => !inHandNow.has(t.taskId));
+    const [pools, held, configs, cluster] = await Promise.all([
+      leafPoolNumbers(gateway),
+      gateway.admissionReads.heldByPool(),
+      this.opts.configs.get(read.map((t) => t.jobId)),
+      loadClusterShape(gateway),
+    ]);
+    // After the reads: a task placement took meanwhile is in hand, not pending.
+    const pending = read.filter((t) => !stage.isInHand(t.taskId));
     if (pending.length === 0) {
       stage.admit([]);
       return;
     }
-    const [pools, held, configs, cluster] = await Promise.all([
-      leafPoolNumbers(gateway),
-      gateway.admissionReads.heldByPool(),
-      this.opts.configs.get(pending.map((t) => t.jobId)),
-      loadClusterShape(gateway),
-    ]);
-    // Read again after the reads: a task placement took meanwhile is in hand, not pending.
-    const inHand = stage.inHand();
-    const queued = pending.filter((t) => !inHand.has(t.taskId));
     const snapshot = admissionSnapshot(
-      queued,
+      pending,
       pools,
-      withHeldInHand(held, inHand.values()),
+      withHeldInHand(held, stage.inHand()),
       configs,
       cluster,
     );

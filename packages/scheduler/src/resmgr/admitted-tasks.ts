@@ -37,10 +37,14 @@ export class AdmittedTasks {
     this.leftSince.clear();
   }
 
-  /** Tasks admission must not admit again this round (taken by placement, or just out of its hands). */
-  inHand(): ReadonlyMap<string, AdmittedTask> {
-    if (this.leftSince.size === 0) return this.placing;
-    return new Map([...this.placing, ...this.leftSince]);
+  /** Whether admission must leave this task alone this round (taken by placement, or just out of its hands). */
+  isInHand(taskId: string): boolean {
+    return this.placing.has(taskId) || this.leftSince.has(taskId);
+  }
+
+  /** Those tasks: what they hold counts in their pools. */
+  inHand(): AdmittedTask[] {
+    return [...this.placing.values(), ...this.leftSince.values()];
   }
 
   /**
@@ -73,6 +77,11 @@ export class AdmittedTasks {
       this.placing.delete(id);
       this.leftSince.set(id, t);
     }
+  }
+
+  /** Every task admitted and not yet written LAUNCHING (taken or not): READY as the preemptor counts it. */
+  admittedNow(): AdmittedTask[] {
+    return [...this.waiting, ...this.placing.values()];
   }
 
   /** Admitted and not taken yet. */

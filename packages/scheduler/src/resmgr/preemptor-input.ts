@@ -10,6 +10,8 @@
  *                             ─▶ the engine's pools: allocation less what
  *                               kills in flight give back, and what admitted
  *                               tasks wait a host for
+ *   (the tasks admitted in the leader's memory, rows still PENDING, moved from
+ *   PENDING to READY: allocation waiting for a host, not demand)
  *   PENDING tasks ────────────▶ waiting gangs, as admission forms and drains them
  *   the pools to read (poolsToRead): due ones, and those where a waiting gang
  *     outranks a preemptible task ─▶ their READY / PLACING / RUNNING tasks:
@@ -45,6 +47,7 @@ import type {
   PreemptorTaskRow,
 } from "@peloton/storage";
 import { admissionSnapshot } from "./admission-input.ts";
+import type { AdmittedTask } from "./admitted-tasks.ts";
 import type { LeafPoolNumbers } from "./pool-entitlements.ts";
 
 const isCandidateState = (s: TaskState) => (CANDIDATE_STATES as readonly string[]).includes(s);
@@ -70,6 +73,54 @@ function addInto(into: Amounts, r: Resources): void {
   into.gpu += r.gpu;
   into.memory += r.memory;
   into.disk += r.disk;
+}
+
+/**
+ * The usage read, with the tasks admitted in the leader's memory (their rows
+ * still PENDING) counted READY, as they were when admission wrote them: they
+ * hold their pool's allocation while they wait for a host, and no preemption
+ * is sought for them.
+ */
+export function withAdmittedInMemory(
+  usage: readonly PoolStateUsage[],
+  admitted: readonly AdmittedTask[],
+): PoolStateUsage[] {
+  if (admitted.length === 0) return [...usage];
+  const rows = new Map(
+    usage.map((u) => [
+      `${u.poolId} ${u.state} ${u.revocable}`,
+      { ...u, resources: { ...u.resources } },
+    ]),
+  );
+  const row = (poolId: string, state: TaskState, revocable: boolean): PoolStateUsage => {
+    const key = `${poolId} ${state} ${revocable}`;
+    let r = rows.get(key);
+    if (!r) {
+      r = { poolId, state, revocable, tasks: 0, resources: zero(), minPreemptiblePriority: null };
+      rows.set(key, r);
+    }
+    return r;
+  };
+  for (const { row: t } of admitted) {
+    const pending = row(t.poolId, "PENDING", t.revocable);
+    pending.tasks--;
+    const r = t.resources;
+    pending.resources = {
+      cpu: pending.resources.cpu - r.cpu,
+      gpu: pending.resources.gpu - r.gpu,
+      memory: pending.resources.memory - r.memory,
+      disk: pending.resources.disk - r.disk,
+    };
+    const ready = row(t.poolId, "READY", t.revocable);
+    ready.tasks++;
+    addInto(ready.resources, r);
+    if (t.preemptible)
+      ready.minPreemptiblePriority = Math.min(
+        ready.minPreemptiblePriority ?? t.priority,
+        t.priority,
+      );
+  }
+  return [...rows.values()].filter((u) => u.tasks > 0);
 }
 
 /** Per pool, its demand and allocation (what `tasks.usageByPool` computes). */

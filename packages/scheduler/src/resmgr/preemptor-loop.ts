@@ -42,6 +42,7 @@ import type { JobConfigs } from "../taskwriter/job-configs.ts";
 import { jobStateWrites } from "../taskwriter/job-states.ts";
 import type { KillOrder } from "../taskwriter/kill-order.ts";
 import type { TaskWriter } from "../taskwriter/task-writer.ts";
+import type { AdmittedTasks } from "./admitted-tasks.ts";
 import { loadClusterShape } from "./cluster-shape.ts";
 import { OverAllocationPeriods, type PeriodStep } from "./over-allocation-periods.ts";
 import { leafPoolNumbersOf } from "./pool-entitlements.ts";
@@ -55,6 +56,7 @@ import {
   preemptorSnapshot,
   usageOf,
   waitingGangs,
+  withAdmittedInMemory,
 } from "./preemptor-input.ts";
 import { calculateSnapshot } from "./respool/entitlements.ts";
 import { loadPoolSnapshot } from "./respool/snapshot.ts";
@@ -98,6 +100,8 @@ export interface PreemptorLoopOptions extends PreemptorTuning {
   kill: (orders: readonly KillOrder[]) => Promise<void>;
   /** Victims went back to PENDING: admission has work. */
   onSentBack?: () => void;
+  /** Tasks admitted in the leader's memory (rows PENDING): allocation, not waiting demand. */
+  admitted?: Pick<AdmittedTasks, "admittedNow">;
   /** Every cycle that got as far as deciding. */
   onCycle?: (cycle: PreemptorCycle) => void;
   now?: () => Date;
@@ -252,8 +256,12 @@ export class PreemptorLoop implements SchedulerLoop {
     step: PeriodStep,
   ): Promise<{ snapshot: PreemptorSnapshot; pending: number }> {
     const { gateway, configs } = this.opts;
-    const usage = await tx.preemptorReads.usage();
-    const pending = await tx.preemptorReads.pending();
+    const read = await tx.preemptorReads.usage();
+    const stored = await tx.preemptorReads.pending();
+    const admitted = this.opts.admitted?.admittedNow() ?? [];
+    const usage = withAdmittedInMemory(read, admitted);
+    const admittedIds = new Set(admitted.map((t) => t.row.taskId));
+    const pending = stored.filter((t) => !admittedIds.has(t.taskId));
     const pools = await loadPoolSnapshot(gateway, { usage: usageOf(usage) });
     const entitlements = calculateSnapshot(pools);
     const leaves = leafPoolNumbersOf(pools, entitlements);

@@ -4,6 +4,8 @@
  * admission checks count it).
  */
 import { ALLOCATING_TASK_STATES, type ResourceKind, type TaskState } from "@peloton/engine";
+import { directRows } from "../direct-rows.ts";
+import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
 
 export type KindAmounts = Record<ResourceKind, number>;
@@ -120,6 +122,19 @@ export function admissionReadsRepository(db: DbOrTx) {
         reason: r.reason,
         message: r.message,
       }));
+    },
+
+    /**
+     * The ids of the PENDING tasks only: admission is woken by every commit,
+     * and while placement holds a big job's admitted tasks (their rows still
+     * PENDING) this tells it there is nothing new without reading them whole.
+     */
+    async pendingIds(): Promise<string[]> {
+      const rows = await directRows<{ id: string }>(
+        db,
+        Prisma.sql`SELECT id::text AS id FROM tasks WHERE state = 'PENDING'`,
+      );
+      return rows.map((r) => r.id);
     },
 
     /** READY rows: admitted tasks an older leader wrote (admissions now wait in memory). */
