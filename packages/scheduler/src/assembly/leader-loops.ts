@@ -6,9 +6,9 @@
  * (docs/architecture.md), so what wakes one component when another commits
  * is decided here, the one file that sees them all:
  *
- *   announcements (LISTEN) ── jobs ──▶ goal states (intent moved?) + admission + preemptor
- *                          ── pools ─▶ admission; preemptor when a pool is named (an edit,
- *                                     a submission), at most every 2 s
+ *   announcements (LISTEN) ── jobs ──▶ goal states (intent moved?) + preemptor
+ *                          ── pools ─▶ admission + preemptor when a pool is named (an edit,
+ *                                     a submission; preemptor at most every 2 s)
  *                          ── hosts ─▶ goal states (daemons follow drains; at most once a second)
  *   host manager: hosts recorded or gone ─▶ goal states (daemons) + admission + placement
  *                                           + preemptor
@@ -174,15 +174,20 @@ export class Scheduling {
     this.unsubscribe = this.opts.changes.subscribe((change) => {
       switch (change.topic) {
         case "jobs":
+          // Intent moved: the goal states act on it, and what they write into PENDING
+          // or out of an allocating state wakes admission through react().
           goalStates.noteJobs(change.keys);
-          this.admission.kick();
           this.preemptor?.kick();
           break;
         case "pools":
-          this.admission.kick();
-          // A pool edited or a job submitted names its pools; usage moving (keys null) is
-          // seen on the preemptor's period: it moves all the time on a busy cluster.
-          if (change.keys !== null) this.preemptor?.kick();
+          // A pool edited or a job submitted names its pools. Usage moving (keys null) is
+          // this leader's own writes echoed back, which react() has seen already: on a
+          // busy cluster it moves with every commit, and admission would read its whole
+          // queue each time (the preemptor sees it on its period).
+          if (change.keys !== null) {
+            this.admission.kick();
+            this.preemptor?.kick();
+          }
           break;
         case "updates":
           // An update created, resumed or rolled back: the workflow takes its next step.
