@@ -17,11 +17,8 @@ import {
 import { directSql } from "@peloton/test-support/storage/direct-sql.ts";
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { AdmissionLoop } from "../src/resmgr/admission-loop.ts";
-import { AdmittedTasks } from "../src/resmgr/admitted-tasks.ts";
-import { JobConfigs } from "../src/taskwriter/job-configs.ts";
-import { TaskWriter } from "../src/taskwriter/task-writer.ts";
-import { log, onCleanup } from "./support/cluster.ts";
+import { startAdmission, takeAdmitted } from "./support/admission.ts";
+import { onCleanup } from "./support/cluster.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -85,21 +82,9 @@ describe("admitted tasks wait in the leader's memory", () => {
     const id = await submit(gateway, pool, job("left-over", 1));
     await directSql("UPDATE tasks SET state = 'READY' WHERE job_id = $1", [id]);
 
-    const admitted = new AdmittedTasks();
-    const loop = new AdmissionLoop({
-      gateway,
-      writer: new TaskWriter(gateway, log),
-      configs: new JobConfigs(gateway),
-      admitted,
-      log,
-      periodMs: 100,
-    });
-    loop.start();
-    onCleanup(() => loop.stop());
+    const { admitted } = startAdmission(gateway);
 
-    await expect
-      .poll(() => admitted.take(10).map((t) => t.row.jobId), { timeout: 10_000 })
-      .toEqual([id]);
+    await expect.poll(() => takeAdmitted(admitted), { timeout: 10_000 }).toEqual([id]);
     const [task] = await tasksOf(id);
     expect(task).toMatchObject({ state: "PENDING", reason: "REQUEUED" });
     expect((await eventsOf(id, 0)).at(-1)).toMatchObject({

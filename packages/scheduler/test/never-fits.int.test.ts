@@ -15,7 +15,7 @@
  */
 
 import { jobConfigSchema } from "@peloton/engine";
-import type { HostUpsert, StorageGateway } from "@peloton/storage";
+import type { HostUpsert } from "@peloton/storage";
 import {
   agent,
   allIn,
@@ -30,12 +30,8 @@ import { resetDatabase, testGateway } from "@peloton/test-support/storage/gatewa
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { actOnJob } from "../src/jobmgr/actions.ts";
 import { createJob } from "../src/jobmgr/create-job.ts";
-import { AdmissionLoop } from "../src/resmgr/admission-loop.ts";
-import { AdmittedTasks } from "../src/resmgr/admitted-tasks.ts";
 import { createRespoolService } from "../src/resmgr/respool/service.ts";
-import { JobConfigs } from "../src/taskwriter/job-configs.ts";
-import { TaskWriter } from "../src/taskwriter/task-writer.ts";
-import { log, onCleanup } from "./support/cluster.ts";
+import { startAdmission, takeAdmitted } from "./support/admission.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
@@ -59,24 +55,6 @@ const job = (name: string, cpu: number, instances = 1, more: object = {}) => ({
   defaultConfig: { resource: { cpuLimit: cpu, memLimitMb: 64 }, command: { value: "true" } },
   ...more,
 });
-
-function startAdmission(g: StorageGateway): { loop: AdmissionLoop; admitted: AdmittedTasks } {
-  const admitted = new AdmittedTasks();
-  const loop = new AdmissionLoop({
-    gateway: g,
-    writer: new TaskWriter(g, log),
-    configs: new JobConfigs(g),
-    admitted,
-    log,
-    periodMs: 100,
-  });
-  loop.start();
-  onCleanup(() => loop.stop());
-  return { loop, admitted };
-}
-
-/** The jobs of the admitted tasks placement would take now (taken: admission leaves them alone). */
-const takeAdmitted = (admitted: AdmittedTasks) => admitted.take(100).map((t) => t.row.jobId);
 
 async function reasonsOf(jobId: string): Promise<string[]> {
   return (await tasksOf(jobId)).map((t) => `${t.state} ${t.reason}`);
