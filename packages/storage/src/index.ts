@@ -41,7 +41,6 @@ export {
 export * from "./records.ts";
 export {
   addHeld,
-  type HeldKind,
   type KindAmounts,
   type PendingTaskRow,
   type PoolHeld,

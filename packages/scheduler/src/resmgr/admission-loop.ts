@@ -72,8 +72,8 @@ const QUEUE_REASONS: ReadonlySet<string> = new Set(
   } satisfies Record<AdmissionReasonCode | "POOL_NOT_LEAF", true>),
 );
 
-/** The reason an admitted task's row gets when it said why it waited in line. */
-export const ADMITTED_REASON = "ADMITTED";
+/** The admission event's reason, and an admitted row's when it had said why it waited in line. */
+const ADMITTED_REASON = "ADMITTED";
 
 export class AdmissionLoop implements SchedulerLoop {
   readonly name = "resource-manager";
@@ -107,7 +107,10 @@ export class AdmissionLoop implements SchedulerLoop {
   private async tick(): Promise<void> {
     const { gateway, admitted: stage } = this.opts;
     const started = performance.now();
-    if (!this.requeued) this.requeued = await this.requeueLeftOver();
+    if (!this.requeued) {
+      await this.requeueLeftOver();
+      this.requeued = true;
+    }
     stage.beginRound();
     // Woken by every commit: with placement holding a big job's tasks, most rounds have nothing new.
     const ids = await gateway.admissionReads.pendingIds();
@@ -189,11 +192,11 @@ export class AdmissionLoop implements SchedulerLoop {
   /**
    * READY rows are not written any more (admitted tasks wait in memory): any
    * left by a leader of an older version go back to PENDING, to be admitted
-   * again. True once done.
+   * again.
    */
-  private async requeueLeftOver(): Promise<boolean> {
+  private async requeueLeftOver(): Promise<void> {
     const left = await this.opts.gateway.admissionReads.readyRows();
-    if (left.length === 0) return true;
+    if (left.length === 0) return;
     const at = this.now();
     const message = "admitted by an earlier leader, which kept it in memory: back in line";
     await this.opts.writer.write({
@@ -221,7 +224,6 @@ export class AdmissionLoop implements SchedulerLoop {
         ],
       })),
     });
-    return true;
   }
 }
 
@@ -233,7 +235,7 @@ export function admittedEvent(t: AdmittedTask): TaskChange["events"][number] {
     previousState: "PENDING",
     state: "READY",
     source: EVENT_SOURCES.resourceManager,
-    reason: "ADMITTED",
+    reason: ADMITTED_REASON,
     message: t.message,
     hostname: null,
     agentId: null,

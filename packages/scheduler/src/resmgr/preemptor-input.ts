@@ -104,16 +104,10 @@ export function withAdmittedInMemory(
   for (const { row: t } of admitted) {
     const pending = row(t.poolId, "PENDING", t.revocable);
     pending.tasks--;
-    const r = t.resources;
-    pending.resources = {
-      cpu: pending.resources.cpu - r.cpu,
-      gpu: pending.resources.gpu - r.gpu,
-      memory: pending.resources.memory - r.memory,
-      disk: pending.resources.disk - r.disk,
-    };
+    pending.resources = subtractResources(pending.resources, t.resources);
     const ready = row(t.poolId, "READY", t.revocable);
     ready.tasks++;
-    addInto(ready.resources, r);
+    addInto(ready.resources, t.resources);
     if (t.preemptible)
       ready.minPreemptiblePriority = Math.min(
         ready.minPreemptiblePriority ?? t.priority,

@@ -9,6 +9,7 @@ import {
   type ResourceKind,
   type TaskState,
 } from "@peloton/engine";
+import { withArrayParameters } from "../direct-parameters.ts";
 import type { DbOrTx } from "../tx.ts";
 
 /** An admitted task (its row still PENDING) with what placement needs of it. */
@@ -50,26 +51,30 @@ export function placementReadsRepository(db: DbOrTx) {
      * READY in the leader's memory; one killed meanwhile is not returned).
      */
     async admitted(taskIds: readonly string[]): Promise<ReadyTaskRow[]> {
-      const rows = await db.$queryRaw<
-        {
-          task_id: string;
-          job_id: string;
-          instance_id: number;
-          run_id: number;
-          cpu: number;
-          gpu: number;
-          mem: number;
-          disk: number;
-          pinned_host: string | null;
-          previous_host: string | null;
-          reason: string | null;
-          message: string | null;
-          volume_id: string | null;
-          volume_host: string | null;
-          volume_state: string | null;
-          config_version: number;
-        }[]
-      >`
+      // A round's ids (up to 10,000) past Prisma's parameter round trip.
+      const rows = await withArrayParameters(
+        [taskIds],
+        ([ids]) =>
+          db.$queryRaw<
+            {
+              task_id: string;
+              job_id: string;
+              instance_id: number;
+              run_id: number;
+              cpu: number;
+              gpu: number;
+              mem: number;
+              disk: number;
+              pinned_host: string | null;
+              previous_host: string | null;
+              reason: string | null;
+              message: string | null;
+              volume_id: string | null;
+              volume_host: string | null;
+              volume_state: string | null;
+              config_version: number;
+            }[]
+          >`
         SELECT t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id,
                t.config_version, t.cpu, t.gpu, t.mem_mb AS mem, t.disk_mb AS disk, t.pinned_host, t.previous_host,
                t.reason, t.message, v.id AS volume_id, v.hostname AS volume_host,
@@ -77,7 +82,8 @@ export function placementReadsRepository(db: DbOrTx) {
         FROM tasks t
         LEFT JOIN volumes v ON v.job_id = t.job_id AND v.instance_id = t.instance_id
                            AND v.state <> 'DELETED'
-        WHERE t.id = ANY(${[...taskIds]}::uuid[]) AND t.state = 'PENDING'`;
+        WHERE t.id = ANY(${ids}::uuid[]) AND t.state = 'PENDING'`,
+      );
       return rows.map((r) => ({
         taskId: r.task_id,
         jobId: r.job_id,
