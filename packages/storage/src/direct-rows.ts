@@ -25,12 +25,29 @@ export function registerDirectPool(db: PrismaClient, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
+export interface DirectRowsOptions {
+  /**
+   * A name to prepare the query under, once per connection: PostgreSQL then
+   * skips parsing and planning it on every later call. For the API's
+   * single-row lookups by key, whose text never changes (the name must
+   * always stand for the same text) and whose plan is the same whatever the
+   * key; not for reads whose best plan depends on the values, which a
+   * prepared statement's generic plan would fix once for all.
+   */
+  statement?: string;
+}
+
 /** `query`'s rows as objects keyed by column name, with `$queryRaw`'s values. */
-export async function directRows<Row>(db: DbOrTx, query: Prisma.Sql): Promise<Row[]> {
+export async function directRows<Row>(
+  db: DbOrTx,
+  query: Prisma.Sql,
+  options: DirectRowsOptions = {},
+): Promise<Row[]> {
   const pool = pools.get(db as PrismaClient);
   if (!pool) return (db as PrismaClient).$queryRaw<Row[]>(query);
   const result = await pool.query<unknown[]>({
     text: query.text,
+    ...(options.statement ? { name: options.statement } : {}),
     values: query.values,
     rowMode: "array",
     types: PARSERS,

@@ -29,6 +29,32 @@ describe("directRows", () => {
     expect(await db.$transaction((tx) => directRows(tx, EVERY_TYPE))).toEqual(expected);
   });
 
+  it("gives the same values through a prepared statement, on every connection, call after call", async () => {
+    const expected = await db.$queryRaw<Record<string, unknown>[]>(EVERY_TYPE);
+    // Side by side, so both of the pool's connections prepare it; then again, prepared.
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() => directRows(db, EVERY_TYPE, { statement: "test.every_type" })),
+      );
+      for (const answer of answers) expect(answer).toEqual(expected);
+    }
+    const [prepared] = await directRows<{ n: number }>(
+      db,
+      Prisma.sql`SELECT count(*)::int4 AS n FROM pg_prepared_statements WHERE name = 'test.every_type'`,
+    );
+    expect(prepared?.n).toBe(1);
+  });
+
+  it("refuses a statement name given to another query's text, and goes on serving", async () => {
+    await directRows(db, Prisma.sql`SELECT 1::int4 AS one`, { statement: "test.one" });
+    await directRows(db, Prisma.sql`SELECT 1::int4 AS one`, { statement: "test.one" });
+    const other = Promise.all(
+      [1, 2].map(() => directRows(db, Prisma.sql`SELECT 2::int4 AS two`, { statement: "test.one" })),
+    );
+    await expect(other).rejects.toThrow(/Prepared statements must be unique/);
+    expect(await directRows(db, Prisma.sql`SELECT 1::int4 AS one`)).toEqual([{ one: 1 }]);
+  });
+
   it("refuses a column of a type it has no parser for, naming it, and goes on serving", async () => {
     await expect(directRows(db, Prisma.sql`SELECT 1.5::numeric AS n`)).rejects.toThrow(
       /column "n" is of type oid 1700, which has no parser here; cast it/,

@@ -1,16 +1,26 @@
 /**
  * gRPC (HTTP/2, h2c) for Peloton's clients in every language, on
- * PELOTON_GRPC_PORT. Served by Connect's Node adapter with only the gRPC
- * protocol on, from the method table of services.ts.
+ * PELOTON_GRPC_PORT, from the method table of services.ts. Served by
+ * grpc-js, gRPC's own Node implementation, with protobuf-es's generated
+ * codecs: per unary call it costs the process about a quarter less CPU
+ * than Connect's Node adapter did (measured on `grpc.get_job`, where that
+ * overhead is most of a call), and gRPC's rules (deadlines, the request
+ * size cap, compressed requests, UNIMPLEMENTED for an unknown method) are
+ * its own.
  */
-import { createServer, type Http2Server, type ServerHttp2Session } from "node:http2";
-import type { AddressInfo } from "node:net";
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { create, type DescMessage, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { ConnectError } from "@connectrpc/connect";
+import * as grpc from "@grpc/grpc-js";
 import { callerFor, type PelotonApiDeps } from "../calls/deps.ts";
 import { reportInternal } from "../calls/internal.ts";
 import { MAX_REQUEST_BYTES } from "../calls/limits.ts";
-import { type Registry, run, runStream } from "../calls/registry.ts";
+import {
+  type Call,
+  type Registry,
+  type ResolvedMethod,
+  run,
+  runStream,
+} from "../calls/registry.ts";
 import { pelotonRegistry } from "../services.ts";
 
 /** How long closing waits for calls in flight before cutting their connections. */
@@ -31,77 +41,148 @@ export interface GrpcServer {
   close: () => Promise<void>;
 }
 
-function routes(options: GrpcServerOptions, registry: Registry) {
-  return (router: ConnectRouter) => {
-    for (const resolved of registry.methods()) {
-      const procedure = `${resolved.method.parent.typeName}/${resolved.method.name}`;
-      if (resolved.method.methodKind === "unary") {
-        // The table's methods are untyped (DescMethod); each handler is typed where it is written.
-        const impl = async (request: unknown, context: HandlerContext) => {
-          const caller = callerFor(options.deps, context.requestHeader, "grpc", context.signal);
-          try {
-            return await run(resolved, request, { caller, signal: context.signal });
-          } catch (error) {
-            throw reportInternal(error, procedure, options.onInternalError);
-          }
-        };
-        router.rpc(resolved.method, impl as never);
-      } else {
-        const impl = async function* (request: unknown, context: HandlerContext) {
-          const caller = callerFor(options.deps, context.requestHeader, "grpc", context.signal);
-          try {
-            yield* runStream(resolved, request, { caller, signal: context.signal });
-          } catch (error) {
-            throw reportInternal(error, procedure, options.onInternalError);
-          }
-        };
-        router.rpc(resolved.method, impl as never);
+/** A method's path and codecs: protobuf-es's binary form of its messages. */
+function methodDefinition({ method }: ResolvedMethod): grpc.MethodDefinition<unknown, unknown> {
+  const input: DescMessage = method.input;
+  const output: DescMessage = method.output;
+  return {
+    path: `/${method.parent.typeName}/${method.name}`,
+    requestStream: false,
+    responseStream: method.methodKind === "server_streaming",
+    requestSerialize: (request) => Buffer.from(toBinary(input, request as never)),
+    requestDeserialize: (bytes: Buffer) => fromBinary(input, bytes),
+    // Handlers answer either finished messages or their init shapes.
+    responseSerialize: (answer) => {
+      const message = (answer as { $typeName?: string }).$typeName
+        ? answer
+        : create(output, answer as never);
+      const bytes = toBinary(output, message as never);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+    responseDeserialize: (bytes: Buffer) => fromBinary(output, bytes),
+  };
+}
+
+/** Our error as the status grpc-js sends: its code (Connect's codes are gRPC's) and sentence. */
+function statusObject(error: unknown): grpc.ServerErrorResponse {
+  const status = ConnectError.from(error);
+  return Object.assign(new Error(status.rawMessage), {
+    code: status.code as number,
+    details: status.rawMessage,
+  });
+}
+
+/** What a call is given: the router as the metadata's sender, and a signal the client's going away aborts. */
+function callContext(
+  options: GrpcServerOptions,
+  call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>,
+): Call {
+  const controller = new AbortController();
+  call.once("cancelled", () => controller.abort());
+  // Only the token says who calls (callerFor reads `authorization` alone).
+  const headers = new Headers();
+  const [authorization] = call.metadata.get("authorization");
+  if (typeof authorization === "string") headers.set("authorization", authorization);
+  return {
+    caller: callerFor(options.deps, headers, "grpc", controller.signal),
+    signal: controller.signal,
+  };
+}
+
+function unaryHandler(options: GrpcServerOptions, resolved: ResolvedMethod, procedure: string) {
+  return (call: grpc.ServerUnaryCall<unknown, unknown>, done: grpc.sendUnaryData<unknown>) => {
+    run(resolved, call.request, callContext(options, call)).then(
+      (answer) => done(null, answer),
+      (error) => done(statusObject(reportInternal(error, procedure, options.onInternalError))),
+    );
+  };
+}
+
+function streamHandler(options: GrpcServerOptions, resolved: ResolvedMethod, procedure: string) {
+  return async (call: grpc.ServerWritableStream<unknown, unknown>) => {
+    const context = callContext(options, call);
+    try {
+      for await (const answer of runStream(resolved, call.request, context)) {
+        if (context.signal.aborted) return;
+        // Backpressure: a slow reader holds the stream, not the server's memory.
+        if (!call.write(answer)) await new Promise((resolve) => call.once("drain", resolve));
       }
+      call.end();
+    } catch (error) {
+      if (context.signal.aborted) return;
+      call.emit("error", statusObject(reportInternal(error, procedure, options.onInternalError)));
     }
   };
 }
 
+/** Every method of the table, grouped by service as grpc-js registers them. */
+function addServices(server: grpc.Server, options: GrpcServerOptions, registry: Registry): void {
+  const services = new Map<
+    string,
+    {
+      definition: Record<string, grpc.MethodDefinition<unknown, unknown>>;
+      handlers: grpc.UntypedServiceImplementation;
+    }
+  >();
+  for (const resolved of registry.methods()) {
+    const { method } = resolved;
+    const procedure = `${method.parent.typeName}/${method.name}`;
+    let service = services.get(method.parent.typeName);
+    if (!service) {
+      service = { definition: {}, handlers: {} };
+      services.set(method.parent.typeName, service);
+    }
+    service.definition[method.name] = methodDefinition(resolved);
+    service.handlers[method.name] =
+      method.methodKind === "server_streaming"
+        ? streamHandler(options, resolved, procedure)
+        : unaryHandler(options, resolved, procedure);
+  }
+  for (const { definition, handlers } of services.values()) server.addService(definition, handlers);
+}
+
+/**
+ * grpc-js reports a port in use inside its own sentence ("No address added
+ * … EADDRINUSE …"); the caller tells that case apart by the errno code, as
+ * for any other listener.
+ */
+function bindError(error: Error): Error {
+  return /EADDRINUSE/.test(error.message)
+    ? Object.assign(new Error(error.message), { code: "EADDRINUSE" })
+    : error;
+}
+
 /** Listens on host:port; resolves once it does. */
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
-  const registry = options.registry ?? pelotonRegistry();
-  const handler = connectNodeAdapter({
-    routes: routes(options, registry),
-    grpc: true,
-    grpcWeb: false,
-    connect: false,
-    // A bigger request is refused (RESOURCE_EXHAUSTED) before it is read whole.
-    readMaxBytes: MAX_REQUEST_BYTES,
-    // Answers go uncompressed even to a client that accepts gzip (Connect's
-    // clients say they do): on a cluster's network, gzip of a 1,000-task list
-    // costs the scheduler more time than it saves on the wire, and gRPC's
-    // own servers do not compress unless told to. Compressed requests are
-    // still read.
-    compressMinBytes: Number.MAX_SAFE_INTEGER,
+  // grpc-js's own log (a refused bind, a peer's protocol error) goes to
+  // stderr unformatted; what matters reaches our log as errors. GRPC_VERBOSITY
+  // still turns it on for a debugging session.
+  if (!process.env.GRPC_VERBOSITY) grpc.setLogVerbosity(grpc.logVerbosity.NONE);
+  const server = new grpc.Server({
+    // A bigger request is refused (RESOURCE_EXHAUSTED) from its length prefix, before it is read whole.
+    "grpc.max_receive_message_length": MAX_REQUEST_BYTES,
   });
-  const server: Http2Server = createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const sessions = new Set<ServerHttp2Session>();
-  server.on("session", (session) => {
-    sessions.add(session);
-    session.once("close", () => sessions.delete(session));
-  });
+  addServices(server, options, options.registry ?? pelotonRegistry());
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(
+      `${host}:${options.port}`,
+      grpc.ServerCredentials.createInsecure(),
+      (error, bound) => (error ? reject(bindError(error)) : resolve(bound)),
+    ),
+  );
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const session of sessions) session.close();
-        server.close(() => resolve());
-        // A client that never ends its stream (one refused mid-upload, say)
+        // A call that never ends (a watch stream, a client stuck mid-upload)
         // would hold the server open: after a grace period, cut what is left.
-        setTimeout(() => {
-          for (const session of sessions) session.destroy();
-        }, CLOSE_GRACE_MS).unref();
+        const cut = setTimeout(() => server.forceShutdown(), CLOSE_GRACE_MS);
+        cut.unref();
+        server.tryShutdown(() => {
+          clearTimeout(cut);
+          resolve();
+        });
       }),
   };
 }

@@ -47,14 +47,32 @@ function runtime(job: JobListed): MessageInitShape<typeof RuntimeInfoSchema> {
 }
 
 /**
+ * Converted configs by what the conversion reads: the job, its config
+ * version (a version's config never changes; an update writes a new one)
+ * and its pool's path. Converting is about a twentieth of a JobManager.Get,
+ * and clients poll the same jobs; the oldest entry goes past the bound.
+ * Messages are only read once built (encoded), so sharing one is safe.
+ */
+const convertedConfigs = new Map<string, JobConfig>();
+const MAX_CONVERTED_CONFIGS = 1_000;
+
+/**
  * The job's stored config as Peloton's, with the pool it runs in as
  * `respoolID` even when the submission named the pool rather than the file.
  */
 export function jobConfig(job: JobDetail): JobConfig {
-  return pelotonMessage(JobConfigSchema, {
-    ...(job.config as object),
-    respoolId: { value: job.poolPath },
-  });
+  const key = `${job.id} ${job.configVersion} ${job.poolPath}`;
+  let message = convertedConfigs.get(key);
+  if (!message) {
+    message = pelotonMessage(JobConfigSchema, {
+      ...(job.config as object),
+      respoolId: { value: job.poolPath },
+    });
+    if (convertedConfigs.size >= MAX_CONVERTED_CONFIGS)
+      convertedConfigs.delete(convertedConfigs.keys().next().value as string);
+    convertedConfigs.set(key, message);
+  }
+  return message;
 }
 
 export function jobInfo(job: JobDetail): MessageInitShape<typeof JobInfoSchema> {

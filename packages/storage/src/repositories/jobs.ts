@@ -216,6 +216,7 @@ export function jobsRepository(db: DbOrTx) {
         Prisma.sql`
           SELECT ${JOB_COLUMNS} FROM jobs j JOIN resource_pools p ON p.id = j.pool_id
           WHERE j.id = ${id}::uuid`,
+        { statement: "jobs.get" },
       );
       return rows[0] ? toRecord(rows[0]) : null;
     },
@@ -229,12 +230,14 @@ export function jobsRepository(db: DbOrTx) {
     },
 
     async getDetail(id: string): Promise<JobDetailRecord | null> {
-      // Every Peloton API call on a job reads this: directRows spares Prisma's raw-query layer.
+      // Every Peloton API call on a job reads this: directRows spares Prisma's raw-query
+      // layer, and the prepared statement PostgreSQL's parsing and planning.
       const rows = await directRows<JobRow & { config_yaml: string; config: unknown }>(
         db,
         Prisma.sql`
           SELECT ${JOB_COLUMNS}, j.config_yaml, j.config
           FROM jobs j JOIN resource_pools p ON p.id = j.pool_id WHERE j.id = ${id}::uuid`,
+        { statement: "jobs.getDetail" },
       );
       const r = rows[0];
       return r ? { ...toRecord(r), configYaml: r.config_yaml, config: r.config } : null;
