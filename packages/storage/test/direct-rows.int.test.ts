@@ -49,7 +49,9 @@ describe("directRows", () => {
     await directRows(db, Prisma.sql`SELECT 1::int4 AS one`, { statement: "test.one" });
     await directRows(db, Prisma.sql`SELECT 1::int4 AS one`, { statement: "test.one" });
     const other = Promise.all(
-      [1, 2].map(() => directRows(db, Prisma.sql`SELECT 2::int4 AS two`, { statement: "test.one" })),
+      [1, 2].map(() =>
+        directRows(db, Prisma.sql`SELECT 2::int4 AS two`, { statement: "test.one" }),
+      ),
     );
     await expect(other).rejects.toThrow(/Prepared statements must be unique/);
     expect(await directRows(db, Prisma.sql`SELECT 1::int4 AS one`)).toEqual([{ one: 1 }]);
