@@ -4,7 +4,8 @@
  * id answered as not found), a job's pods by label and by name (a missing
  * one answered as not found), and the refusals of a
  * start_revision that cannot be replayed and of a bad job id, naming the
- * field.
+ * field; a watch whose client went away, or that Cancel named, is closed on
+ * the server.
  */
 import { Code } from "@connectrpc/connect";
 import { leafPool } from "@peloton/test-support/scheduler/system.ts";
@@ -139,6 +140,46 @@ describe("v1alpha WatchService filters", () => {
       })(),
     );
     expect(nothing.code).toBe(Code.InvalidArgument);
+    expect(served.internalErrors).toEqual([]);
+  });
+
+  it("ends a watch on the server when its client goes away, and when Cancel names it", async () => {
+    const pool = await leafPool(served.context.gateway, "svc");
+    const job = await serviceJob(pool, "front");
+    const noOpenWatch = async (watchId: string) => {
+      const refused = await refusal(watch().cancel({ watchId }));
+      expect(refused.code).toBe(Code.InvalidArgument);
+      expect(refused.message).toMatch(/^watch_id: no open watch/);
+    };
+
+    // The client stops reading after the first answer: the call is cancelled.
+    let left = "";
+    for await (const answer of watch().watch({
+      statelessJobFilter: { jobIds: [{ value: job }] },
+    })) {
+      left = answer.watchId;
+      break;
+    }
+    await expect
+      .poll(() =>
+        noOpenWatch(left).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true);
+
+    // Cancel ends the stream (the client's loop finishes) and closes the watch.
+    let answered = 0;
+    for await (const answer of watch().watch({
+      statelessJobFilter: { jobIds: [{ value: job }] },
+    })) {
+      answered += 1;
+      await watch().cancel({ watchId: answer.watchId });
+      left = answer.watchId;
+    }
+    expect(answered).toBe(1);
+    await noOpenWatch(left);
     expect(served.internalErrors).toEqual([]);
   });
 });

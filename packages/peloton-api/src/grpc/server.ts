@@ -98,6 +98,19 @@ function unaryHandler(options: GrpcServerOptions, resolved: ResolvedMethod, proc
   };
 }
 
+/** Until the stream can take more, or the client has gone (then no drain ever comes). */
+function drained(call: grpc.ServerWritableStream<unknown, unknown>, signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      call.off("drain", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    call.once("drain", done);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
 function streamHandler(options: GrpcServerOptions, resolved: ResolvedMethod, procedure: string) {
   return async (call: grpc.ServerWritableStream<unknown, unknown>) => {
     const context = callContext(options, call);
@@ -105,9 +118,9 @@ function streamHandler(options: GrpcServerOptions, resolved: ResolvedMethod, pro
       for await (const answer of runStream(resolved, call.request, context)) {
         if (context.signal.aborted) return;
         // Backpressure: a slow reader holds the stream, not the server's memory.
-        if (!call.write(answer)) await new Promise((resolve) => call.once("drain", resolve));
+        if (!call.write(answer)) await drained(call, context.signal);
       }
-      call.end();
+      if (!context.signal.aborted) call.end();
     } catch (error) {
       if (context.signal.aborted) return;
       call.emit("error", statusObject(reportInternal(error, procedure, options.onInternalError)));
