@@ -3,14 +3,17 @@
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { createDb } from "../src/client.ts";
 import type { TaskChange } from "../src/index.ts";
+import { taskChangesRepository } from "../src/repositories/task-changes.ts";
 import "@peloton/test-support/storage/provided-context.ts";
 
 const gateway = testGateway();
 afterAll(() => gateway.close());
 beforeEach(() => resetDatabase());
 
-async function oneTask() {
+/** A job of `count` LAUNCHED instances; each task's ids and run. */
+async function launchedTasks(count: number) {
   const pool = await gateway.pools.create(
     { path: "/", name: "root", parentId: null, resources: {} },
     "test",
@@ -22,25 +25,34 @@ async function oneTask() {
     owner: "alice",
     configYaml: "name: web",
     config: { name: "web" },
-    instanceCount: 1,
+    instanceCount: count,
     state: "RUNNING",
   });
-  await gateway.tasks.insertMany([
-    {
+  await gateway.tasks.insertMany(
+    Array.from({ length: count }, (_, instanceId) => ({
       jobId: job.id,
-      instanceId: 0,
-      state: "LAUNCHED",
-      goalState: "RUNNING",
+      instanceId,
+      state: "LAUNCHED" as const,
+      goalState: "RUNNING" as const,
       priority: 0,
       preemptible: false,
       cpu: 1,
       memMb: 128,
       diskMb: 0,
       gpu: 0,
-    },
-  ]);
-  const task = (await gateway.taskReads.get(job.id, 0))!;
-  return { jobId: job.id, taskId: task.id, runId: task.runId };
+    })),
+  );
+  return Promise.all(
+    Array.from({ length: count }, async (_, instanceId) => {
+      const task = (await gateway.taskReads.get(job.id, instanceId))!;
+      return { jobId: job.id, taskId: task.id, runId: task.runId, instanceId };
+    }),
+  );
+}
+
+async function oneTask() {
+  const [task] = await launchedTasks(1);
+  return task!;
 }
 
 const at = new Date("2026-11-25T07:00:00.123Z");
@@ -147,6 +159,30 @@ describe("taskChanges.apply", () => {
       expect(count.rows[0].n).toBe(2);
     } finally {
       await client.end();
+    }
+  });
+
+  it("has PostgreSQL find a batch's rows by primary key for the rest of its transaction only", async () => {
+    const tasks = await launchedTasks(2);
+    const db = createDb(inject("databaseUrl"), { max: 1 });
+    try {
+      const price = async (client: { $queryRaw: typeof db.$queryRaw }) =>
+        (
+          await client.$queryRaw<{ v: string }[]>`SELECT current_setting('random_page_cost') AS v`
+        )[0]?.v;
+      const before = await price(db);
+      const within = await db.$transaction(async (tx) => {
+        const outcome = await taskChangesRepository(tx).apply(
+          tasks.map((t) => ({ ...running(t), instanceId: t.instanceId })),
+        );
+        expect(outcome.applied).toHaveLength(2);
+        return price(tx);
+      });
+      expect(within).toBe("1.1");
+      // The one connection again, after the transaction: its own price is back.
+      expect(await price(db)).toBe(before);
+    } finally {
+      await db.$disconnect();
     }
   });
 });

@@ -11,6 +11,7 @@ import type { GoalState, HealthState, TaskState } from "@peloton/engine";
 import type { ArrayElement } from "../array-literal.ts";
 import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
+import { preferIndexProbes } from "../planner.ts";
 import type { DbOrTx } from "../tx.ts";
 import { type CountDelta, countDeltasOf } from "./count-deltas.ts";
 import { lockTasksInIdOrder } from "./task-locks.ts";
@@ -214,6 +215,8 @@ export function taskChangesRepository(db: DbOrTx) {
       const applied: TaskChange[] = [];
       const missed: TaskChange[] = [];
       if (changes.length > 0) {
+        // A batch finds its rows through the primary key, whatever the table's size (planner.ts).
+        if (changes.length > 1) await preferIndexProbes(db);
         // Rows locked in id order before the UPDATE meets them in the changes' order (task-locks.ts).
         await lockTasksInIdOrder(
           db,
