@@ -72,28 +72,45 @@ function statusObject(error: unknown): grpc.ServerErrorResponse {
   });
 }
 
-/** What a call is given: the router as the metadata's sender, and a signal the client's going away aborts. */
+/**
+ * What a call is given: the router as the metadata's sender, and a signal
+ * the client's going away aborts. grpc-js also reports "cancelled" once a
+ * call has ended normally: `answered` stops listening before the answer
+ * leaves, so a finished call aborts nothing (an abort builds an AbortError
+ * with its stack, 5 % of a unary call's CPU).
+ */
 function callContext(
   options: GrpcServerOptions,
   call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>,
-): Call {
+): { context: Call; answered: () => void } {
   const controller = new AbortController();
-  call.once("cancelled", () => controller.abort());
+  const cancelled = () => controller.abort();
+  call.once("cancelled", cancelled);
   // Only the token says who calls (callerFor reads `authorization` alone).
   const headers = new Headers();
   const [authorization] = call.metadata.get("authorization");
   if (typeof authorization === "string") headers.set("authorization", authorization);
   return {
-    caller: callerFor(options.deps, headers, "grpc", controller.signal),
-    signal: controller.signal,
+    context: {
+      caller: callerFor(options.deps, headers, "grpc", controller.signal),
+      signal: controller.signal,
+    },
+    answered: () => call.off("cancelled", cancelled),
   };
 }
 
 function unaryHandler(options: GrpcServerOptions, resolved: ResolvedMethod, procedure: string) {
   return (call: grpc.ServerUnaryCall<unknown, unknown>, done: grpc.sendUnaryData<unknown>) => {
-    run(resolved, call.request, callContext(options, call)).then(
-      (answer) => done(null, answer),
-      (error) => done(statusObject(reportInternal(error, procedure, options.onInternalError))),
+    const { context, answered } = callContext(options, call);
+    run(resolved, call.request, context).then(
+      (answer) => {
+        answered();
+        done(null, answer);
+      },
+      (error) => {
+        answered();
+        done(statusObject(reportInternal(error, procedure, options.onInternalError)));
+      },
     );
   };
 }
@@ -113,16 +130,19 @@ function drained(call: grpc.ServerWritableStream<unknown, unknown>, signal: Abor
 
 function streamHandler(options: GrpcServerOptions, resolved: ResolvedMethod, procedure: string) {
   return async (call: grpc.ServerWritableStream<unknown, unknown>) => {
-    const context = callContext(options, call);
+    const { context, answered } = callContext(options, call);
     try {
       for await (const answer of runStream(resolved, call.request, context)) {
         if (context.signal.aborted) return;
         // Backpressure: a slow reader holds the stream, not the server's memory.
         if (!call.write(answer)) await drained(call, context.signal);
       }
-      if (!context.signal.aborted) call.end();
+      if (context.signal.aborted) return;
+      answered();
+      call.end();
     } catch (error) {
       if (context.signal.aborted) return;
+      answered();
       call.emit("error", statusObject(reportInternal(error, procedure, options.onInternalError)));
     }
   };
