@@ -194,8 +194,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   const server = new grpc.Server({
     // A bigger request is refused (RESOURCE_EXHAUSTED) from its length prefix, before it is read whole.
     "grpc.max_receive_message_length": MAX_REQUEST_BYTES,
-    // Channelz counts every call and message for a debugging service we do not serve.
-    "grpc.enable_channelz": 0,
+    // Channelz stays on (grpc-js's default) although we serve no channelz
+    // service: with it off, grpc-js (1.14) stops recording sessions where
+    // forceShutdown looks for them, and close() waits forever on a client
+    // that keeps its connection open.
   });
   addServices(server, options, options.registry ?? pelotonRegistry());
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;

@@ -1,7 +1,9 @@
 /**
- * The signal a gRPC handler is given: aborted when its client goes away
- * mid-call, and never once the call has answered (grpc-js reports every
- * ended call as "cancelled"; aborting then cost each call an AbortError).
+ * The gRPC server's own behaviour, over a one-method table: the signal a
+ * handler is given (aborted when its client goes away mid-call, never once
+ * the call has answered: grpc-js reports every ended call as "cancelled",
+ * and aborting then cost each call an AbortError), and close() ending while
+ * a client still holds its connection open.
  */
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -41,8 +43,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const jobs = () =>
-  createClient(JobManager, createGrpcTransport({ baseUrl: `http://127.0.0.1:${server.port}` }));
+const jobs = (port = server.port) =>
+  createClient(JobManager, createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` }));
 
 const turns = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,5 +72,22 @@ describe("a gRPC call's signal", () => {
     expect(signals[0]?.aborted).toBe(true);
     held = null;
     release();
+  });
+});
+
+describe("closing the gRPC server", () => {
+  it("cuts a call that never ends once its grace period is over", async () => {
+    const other = await startGrpcServer({ port: 0, host: "127.0.0.1", deps, registry });
+    signals.length = 0;
+    held = new Promise(() => {}); // this call's handler never answers
+    const call = jobs(other.port).get({ id: { value: "x" } });
+    call.catch(() => {});
+    while (signals.length === 0) await turns(5);
+    const t0 = performance.now();
+    await other.close();
+    held = null;
+    // The 2 s grace, then forceShutdown cuts the connection the call holds.
+    expect(performance.now() - t0).toBeLessThan(4_000);
+    await expect(call).rejects.toThrow();
   });
 });
