@@ -4,6 +4,7 @@ import { swapDirectParameters } from "./direct-parameters.ts";
 import { registerDirectPool } from "./direct-rows.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { fencedConnection, type LeaseFence } from "./leases/fence.ts";
+import { guardClientErrors } from "./pool-errors.ts";
 
 export type Db = PrismaClient;
 
@@ -39,6 +40,7 @@ export function createDb(databaseUrl: string, opts: DbOptions = {}): Db {
     ...(opts.fence ? fencedConnection(opts.fence) : {}),
   });
   swapDirectParameters(pool);
+  guardClientErrors(pool);
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   const db = new PrismaClient({ adapter });
   registerDirectPool(db, pool);
