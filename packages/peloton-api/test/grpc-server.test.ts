@@ -2,8 +2,8 @@
  * The gRPC server's own behaviour, over a one-method table: the signal a
  * handler is given (aborted when its client goes away mid-call, never once
  * the call has answered: grpc-js reports every ended call as "cancelled",
- * and aborting then cost each call an AbortError), and close() ending while
- * a client still holds its connection open.
+ * and aborting then cost each call an AbortError), and close() cutting a
+ * call that never ends once its grace period is over.
  */
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";

@@ -196,8 +196,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     "grpc.max_receive_message_length": MAX_REQUEST_BYTES,
     // Channelz stays on (grpc-js's default) although we serve no channelz
     // service: with it off, grpc-js (1.14) stops recording sessions where
-    // forceShutdown looks for them, and close() waits forever on a client
-    // that keeps its connection open.
+    // forceShutdown looks for them, and close() waits forever on a call
+    // that never ends.
   });
   addServices(server, options, options.registry ?? pelotonRegistry());
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
