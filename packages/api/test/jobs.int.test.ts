@@ -292,6 +292,9 @@ describe("tasks.list", () => {
         })),
       );
     }
+    // The job's config comes with each page, as jobs.get answers it.
+    const { config } = await caller.jobs.get({ id });
+    expect((await caller.tasks.runtimes({ jobId: id, limit: 2 })).jobConfig).toEqual(config);
     // A run without health of its own shows its initial one (DISABLED), not null.
     expect((await caller.tasks.runtimes({ jobId: id, limit: 1 })).items[0]?.health).toBe(
       "DISABLED",

@@ -51,12 +51,27 @@ async function everyTask<T>(
   });
 }
 
-export function allRuntimes(
+/**
+ * Every runtime `filter` selects (the first `limit`) and the job's config,
+ * which the router reads beside each page: a TaskInfo carries both, and
+ * the job is not read a second time for it.
+ */
+async function runtimesWithConfig(
   caller: Caller,
   filter: TaskFilter,
   limit = Number.POSITIVE_INFINITY,
-): Promise<TaskRuntime[]> {
-  return everyTask(caller.tasks.runtimes, filter, limit);
+): Promise<{ tasks: TaskRuntime[]; config: unknown }> {
+  let config: unknown;
+  const tasks = await everyTask(
+    async (input) => {
+      const page = await caller.tasks.runtimes(input);
+      config ??= page.jobConfig;
+      return page;
+    },
+    filter,
+    limit,
+  );
+  return { tasks, config };
 }
 
 export function allTasks(caller: Caller, filter: TaskFilter, limit = Number.POSITIVE_INFINITY) {
@@ -92,18 +107,12 @@ export async function listTasks(
 ): Promise<Record<number, TaskInfo>> {
   const id = jobId(job);
   const within = range && range.to > range.from ? range : undefined;
-  // The job (for its config) and its tasks are read side by side.
-  const [detail, tasks] = await Promise.all([
-    readJob(caller, id),
-    allRuntimes(caller, {
-      jobId: id,
-      ...(within ? { instanceFrom: within.from, instanceTo: within.to - 1 } : {}),
-    }),
-  ]);
+  const { tasks, config } = await runtimesWithConfig(caller, {
+    jobId: id,
+    ...(within ? { instanceFrom: within.from, instanceTo: within.to - 1 } : {}),
+  });
   const jobMessage = jobIdMessage(id);
-  return Object.fromEntries(
-    tasks.map((t) => [t.instanceId, taskInfo(t, detail.config, jobMessage)]),
-  );
+  return Object.fromEntries(tasks.map((t) => [t.instanceId, taskInfo(t, config, jobMessage)]));
 }
 
 /** Starts, stops or restarts the instances in `ranges` (every one when none); the ones acted on. */
@@ -174,16 +183,13 @@ export async function queryTasks(
   const id = jobId(req.jobId);
   const limit = pagination?.limit || Number.POSITIVE_INFINITY;
   const host = spec?.hosts[0];
-  const [job, tasks] = await Promise.all([
-    readJob(caller, id),
-    allRuntimes(
-      caller,
-      { jobId: id, states: ourStates(spec?.taskStates ?? []), ...(host ? { host } : {}) },
-      limit,
-    ),
-  ]);
+  const { tasks, config } = await runtimesWithConfig(
+    caller,
+    { jobId: id, states: ourStates(spec?.taskStates ?? []), ...(host ? { host } : {}) },
+    limit,
+  );
   return {
-    records: tasks.map((t) => taskInfo(t, job.config)),
+    records: tasks.map((t) => taskInfo(t, config)),
     pagination: { limit: pagination?.limit ?? 0, offset: 0 },
   };
 }
