@@ -21,6 +21,7 @@ import {
   JobState,
   JobType,
 } from "../src/generated/peloton/api/v0/job/job_pb.ts";
+import { OrderBy_Order } from "../src/generated/peloton/api/v0/query/query_pb.ts";
 import { ResourceManager } from "../src/generated/peloton/api/v0/respool/respool_pb.ts";
 import { TaskManager, TaskState } from "../src/generated/peloton/api/v0/task/task_pb.ts";
 import { UpdateService } from "../src/generated/peloton/api/v0/update/svc/update_svc_pb.ts";
@@ -256,6 +257,60 @@ describe("Peloton's v0 API over gRPC", () => {
     const cache = await refusal(api.updates.getUpdateCache({}));
     expect(cache.code).toBe(Code.Unimplemented);
     expect(cache.message).toContain("no update cache");
+    expect(served.internalErrors).toEqual([]);
+  });
+
+  it("sorts job and task queries as their orderBy asks, and refuses a sort it does not serve", async () => {
+    await leafPool(served.context.gateway, "batch");
+    const api = clients();
+    const ids: Record<string, string> = {};
+    for (const name of ["b-job", "c-job", "a-job"]) {
+      const job = helloJob("/batch");
+      job.name = name;
+      ids[name] = (await api.jobs.create({ config: job })).jobId?.value ?? "";
+    }
+    const by = (property: string, order: OrderBy_Order) => ({
+      pagination: { orderBy: [{ property: { value: property }, order }], limit: 10 },
+    });
+    const names = async (property: string, order: OrderBy_Order) =>
+      (await api.jobs.query({ spec: by(property, order), summaryOnly: true })).results.map(
+        (j) => j.name,
+      );
+    expect(await names("name", OrderBy_Order.ASC)).toEqual(["a-job", "b-job", "c-job"]);
+    expect(await names("name", OrderBy_Order.DESC)).toEqual(["c-job", "b-job", "a-job"]);
+    // The CLI's default, creation_time DESC: the newest first.
+    expect(await names("creation_time", OrderBy_Order.DESC)).toEqual(["a-job", "c-job", "b-job"]);
+
+    const instances = async (property: string, order: OrderBy_Order) =>
+      (
+        await api.tasks.query({ jobId: { value: ids["b-job"] }, spec: by(property, order) })
+      ).records.map((t) => t.instanceId);
+    expect(await instances("instanceId", OrderBy_Order.DESC)).toEqual([2, 1, 0]);
+    expect(await instances("instanceId", OrderBy_Order.ASC)).toEqual([0, 1, 2]);
+
+    const owner = await refusal(api.jobs.query({ spec: by("owner", OrderBy_Order.ASC) }));
+    expect(owner.code).toBe(Code.Unimplemented);
+    expect(owner.message).toContain('spec.pagination.orderBy[0].property: sorting by "owner"');
+    expect(owner.message).toContain("creation_time, name, state");
+    const message = await refusal(
+      api.tasks.query({ jobId: { value: ids["b-job"] }, spec: by("message", OrderBy_Order.ASC) }),
+    );
+    expect(message.code).toBe(Code.Unimplemented);
+    expect(message.message).toContain("instanceId, state, host, creation_time");
+    const two = await refusal(
+      api.jobs.query({
+        spec: {
+          pagination: {
+            orderBy: [
+              { property: { value: "name" }, order: OrderBy_Order.ASC },
+              { property: { value: "state" }, order: OrderBy_Order.ASC },
+            ],
+          },
+        },
+      }),
+    );
+    expect(two.code).toBe(Code.Unimplemented);
+    expect(two.message).toContain("one sort property is supported");
     expect(served.internalErrors).toEqual([]);
   });
 

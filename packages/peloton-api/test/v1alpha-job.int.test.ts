@@ -20,6 +20,7 @@ import {
 } from "../src/generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
 import { JobService } from "../src/generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
 import { PodState } from "../src/generated/peloton/api/v1alpha/pod/pod_pb.ts";
+import { OrderBy_Order } from "../src/generated/peloton/api/v1alpha/query/query_pb.ts";
 import { grpcClient } from "./support/clients.ts";
 import { refusal } from "./support/refusals.ts";
 import { type Served, servePelotonApi } from "./support/servers.ts";
@@ -186,6 +187,44 @@ defaultConfig:
       served.caller.jobs.get({ id: viaYaml.id }),
     ]);
     expect(g.config).toEqual(y.config);
+  });
+
+  it("sorts QueryJobs and QueryPods as their orderBy asks, and refuses a sort it does not serve", async () => {
+    const pool = await leafPool(served.context.gateway, "svc");
+    const api = jobs();
+    const ids: string[] = [];
+    for (const name of ["web-b", "web-a"]) {
+      const spec = webSpec(pool);
+      spec.name = name;
+      ids.push((await api.createJob({ spec })).jobId?.value ?? "");
+    }
+    const by = (property: string, order: OrderBy_Order) => ({
+      orderBy: [{ property: { value: property }, order }],
+    });
+    const names = async (order: OrderBy_Order) =>
+      (await api.queryJobs({ spec: { pagination: by("name", order) } })).records.map((r) => r.name);
+    expect(await names(OrderBy_Order.BY_ASC)).toEqual(["web-a", "web-b"]);
+    expect(await names(OrderBy_Order.BY_DESC)).toEqual(["web-b", "web-a"]);
+    const pods = await api.queryPods({
+      jobId: { value: ids[0] },
+      pagination: by("instanceId", OrderBy_Order.BY_DESC),
+      summaryOnly: true,
+    });
+    expect(pods.pods.map((p) => p.status?.podId?.value.split("-").at(-2))).toEqual(["1", "0"]);
+
+    const owner = await refusal(
+      api.queryJobs({ spec: { pagination: by("owner", OrderBy_Order.BY_ASC) } }),
+    );
+    expect(owner.code).toBe(Code.Unimplemented);
+    expect(owner.message).toContain('spec.pagination.orderBy[0].property: sorting by "owner"');
+    const reason = await refusal(
+      api.queryPods({
+        jobId: { value: ids[0] },
+        pagination: by("reason", OrderBy_Order.BY_ASC),
+      }),
+    );
+    expect(reason.code).toBe(Code.Unimplemented);
+    expect(reason.message).toContain('pagination.orderBy[0].property: sorting by "reason"');
   });
 
   it("refuses a bad spec or version naming the JobSpec's field, and stores nothing", async () => {

@@ -23,6 +23,7 @@ import type { InstanceRange } from "../generated/peloton/api/v0/task/task_pb.ts"
 import { configYaml } from "./config.ts";
 import { instanceRanges, jobId } from "./ids.ts";
 import { jobInfo, jobStateNames, jobSummary } from "./job-info.ts";
+import { JOB_SORTS, routerSort } from "./order-by.ts";
 import { startUpdate } from "./updates.ts";
 
 /** Not terminal (engine's TERMINAL_JOB_STATES), not deleted. */
@@ -88,7 +89,13 @@ export async function queryJobs(
   if (spec?.creationTimeRange || spec?.completionTimeRange)
     throw unimplemented("spec.creationTimeRange, spec.completionTimeRange: not supported yet");
   const pool = spec?.respool?.value || req.pool || undefined;
+  const sorted = routerSort(
+    req.pagination ? "pagination.orderBy" : "spec.pagination.orderBy",
+    pagination?.orderBy ?? [],
+    JOB_SORTS,
+  );
   const page = await caller.jobs.list({
+    ...sorted,
     states: jobStateNames(spec?.jobStates ?? []),
     ...(pool ? { pool } : {}),
     ...(spec?.owner ? { owner: spec.owner } : {}),

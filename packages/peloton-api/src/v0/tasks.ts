@@ -20,6 +20,7 @@ import {
   TaskState,
 } from "../generated/peloton/api/v0/task/task_pb.ts";
 import { instanceRanges, jobId } from "./ids.ts";
+import { type RouterSort, routerSort, TASK_SORTS } from "./order-by.ts";
 import { jobIdMessage, type TaskRuntime, taskInfo } from "./task-info.ts";
 
 type TaskInfo = MessageInitShape<typeof TaskInfoSchema>;
@@ -33,7 +34,7 @@ type TaskFilter = {
   host?: string;
   instanceFrom?: number;
   instanceTo?: number;
-};
+} & Partial<RouterSort<(typeof TASK_SORTS)[keyof typeof TASK_SORTS]>>;
 
 /**
  * Every task of the job that `filter` selects (the first `limit`), page
@@ -183,9 +184,19 @@ export async function queryTasks(
   const id = jobId(req.jobId);
   const limit = pagination?.limit || Number.POSITIVE_INFINITY;
   const host = spec?.hosts[0];
+  const sorted = routerSort(
+    req.pagination ? "pagination.orderBy" : "spec.pagination.orderBy",
+    pagination?.orderBy ?? [],
+    TASK_SORTS,
+  );
   const { tasks, config } = await runtimesWithConfig(
     caller,
-    { jobId: id, states: ourStates(spec?.taskStates ?? []), ...(host ? { host } : {}) },
+    {
+      jobId: id,
+      states: ourStates(spec?.taskStates ?? []),
+      ...(host ? { host } : {}),
+      ...sorted,
+    },
     limit,
   );
   return {

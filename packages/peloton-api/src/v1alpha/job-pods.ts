@@ -13,6 +13,7 @@ import { TaskConfigSchema } from "../generated/peloton/api/v0/task/task_pb.ts";
 import type { JobService } from "../generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
 import { type PodInfoSchema, PodState } from "../generated/peloton/api/v1alpha/pod/pod_pb.ts";
 import { pelotonMessage } from "../v0/config.ts";
+import { routerSort, TASK_SORTS } from "../v0/order-by.ts";
 import { jobIdOf, jobRefField } from "./job-refs.ts";
 import { podSpecOf } from "./pod-spec.ts";
 import { parsePodName, podName, podStatus, podSummary } from "./pods.ts";
@@ -64,6 +65,11 @@ export const jobPodHandlers: Implementation<typeof JobService> = {
         return podName(pod.jobId, pod.instance);
       }),
     );
+    const sorted = routerSort(
+      req.pagination ? "pagination.orderBy" : "spec.pagination.orderBy",
+      pagination?.orderBy ?? [],
+      TASK_SORTS,
+    );
     const job = await naming(jobRefField, readJob(caller, id));
     const limit = pagination?.limit || Number.POSITIVE_INFINITY;
     const host = spec?.hosts[0];
@@ -75,6 +81,7 @@ export const jobPodHandlers: Implementation<typeof JobService> = {
             jobId: id,
             states: ourStates(spec?.podStates ?? []),
             ...(host ? { host } : {}),
+            ...sorted,
             limit: PAGE,
             cursor,
           }),

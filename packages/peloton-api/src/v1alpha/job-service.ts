@@ -18,6 +18,7 @@ import { JobConfigSchema } from "../generated/peloton/api/v0/job/job_pb.ts";
 import { JobState } from "../generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
 import { JobService } from "../generated/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb.ts";
 import { configYaml } from "../v0/config.ts";
+import { JOB_SORTS, routerSort } from "../v0/order-by.ts";
 import { jobPodHandlers } from "./job-pods.ts";
 import { currentVersion, jobIdOf, jobRefField } from "./job-refs.ts";
 import { jobReplaceHandlers } from "./job-replace.ts";
@@ -90,9 +91,15 @@ const jobHandlers: Implementation<typeof JobService> = {
     if (spec?.creationTimeRange || spec?.completionTimeRange)
       throw unimplemented("spec.creationTimeRange, spec.completionTimeRange: not supported yet");
     const pool = spec?.respool?.value || undefined;
+    const sorted = routerSort(
+      "spec.pagination.orderBy",
+      spec?.pagination?.orderBy ?? [],
+      JOB_SORTS,
+    );
     const page = await naming(
       (f) => (f === "pool" ? "spec.respool.value" : `spec.${f}`),
       caller.jobs.list({
+        ...sorted,
         states: ourStates(spec?.jobStates ?? []),
         ...(pool ? { pool } : {}),
         ...(spec?.owner ? { owner: spec.owner } : {}),
