@@ -287,6 +287,8 @@ describe("Peloton's v0 API over gRPC", () => {
       ).records.map((t) => t.instanceId);
     expect(await instances("instanceId", OrderBy_Order.DESC)).toEqual([2, 1, 0]);
     expect(await instances("instanceId", OrderBy_Order.ASC)).toEqual([0, 1, 2]);
+    // The spelling Peloton's CLI offers in its help.
+    expect(await instances("instance_id", OrderBy_Order.DESC)).toEqual([2, 1, 0]);
 
     const owner = await refusal(api.jobs.query({ spec: by("owner", OrderBy_Order.ASC) }));
     expect(owner.code).toBe(Code.Unimplemented);
@@ -296,7 +298,7 @@ describe("Peloton's v0 API over gRPC", () => {
       api.tasks.query({ jobId: { value: ids["b-job"] }, spec: by("message", OrderBy_Order.ASC) }),
     );
     expect(message.code).toBe(Code.Unimplemented);
-    expect(message.message).toContain("instanceId, state, host, creation_time");
+    expect(message.message).toContain("instanceId, instance_id, state, host, creation_time");
     const two = await refusal(
       api.jobs.query({
         spec: {

@@ -32,10 +32,12 @@ export const JOB_SORTS = { creation_time: "createdAt", name: "name", state: "sta
  * creation_time is the run's start; states sort in lifecycle order (Peloton
  * numbers LAUNCHED after KILLED); tasks without a host or a start come last
  * ascending, first descending. Peloton's message, reason and name are not
- * served.
+ * served. Its server takes `instanceId` while its CLI's help for `task
+ * query` and `pod query` offers `instance_id`: both are read.
  */
 export const TASK_SORTS = {
   instanceId: "instance",
+  instance_id: "instance",
   state: "state",
   host: "host",
   creation_time: "startedAt",
