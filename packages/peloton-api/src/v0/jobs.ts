@@ -89,11 +89,7 @@ export async function queryJobs(
   if (spec?.creationTimeRange || spec?.completionTimeRange)
     throw unimplemented("spec.creationTimeRange, spec.completionTimeRange: not supported yet");
   const pool = spec?.respool?.value || req.pool || undefined;
-  const sorted = routerSort(
-    req.pagination ? "pagination.orderBy" : "spec.pagination.orderBy",
-    pagination?.orderBy ?? [],
-    JOB_SORTS,
-  );
+  const sorted = routerSort(req, JOB_SORTS);
   const page = await caller.jobs.list({
     ...sorted,
     states: jobStateNames(spec?.jobStates ?? []),

@@ -43,12 +43,24 @@ export const TASK_SORTS = {
   creation_time: "startedAt",
 } as const;
 
-/** The router's sort for `orderBy` (none when empty: the router's default order). */
+interface WithOrderBy {
+  orderBy: readonly AnyOrderBy[];
+}
+
+/**
+ * The router's sort for a query's orderBy (none when empty: the router's
+ * default order), read from the request's own pagination when it has one
+ * (the svc services), else from its spec's (as the queries read the rest).
+ */
 export function routerSort<K extends string>(
-  field: string,
-  orderBy: readonly AnyOrderBy[],
+  req: {
+    pagination?: WithOrderBy | undefined;
+    spec?: { pagination?: WithOrderBy | undefined } | undefined;
+  },
   properties: Readonly<Record<string, K>>,
 ): RouterSort<K> | undefined {
+  const field = req.pagination ? "pagination.orderBy" : "spec.pagination.orderBy";
+  const orderBy = (req.pagination ?? req.spec?.pagination)?.orderBy ?? [];
   const [first, ...more] = orderBy;
   if (!first) return undefined;
   const served = Object.keys(properties).join(", ");

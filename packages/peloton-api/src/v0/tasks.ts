@@ -184,11 +184,7 @@ export async function queryTasks(
   const id = jobId(req.jobId);
   const limit = pagination?.limit || Number.POSITIVE_INFINITY;
   const host = spec?.hosts[0];
-  const sorted = routerSort(
-    req.pagination ? "pagination.orderBy" : "spec.pagination.orderBy",
-    pagination?.orderBy ?? [],
-    TASK_SORTS,
-  );
+  const sorted = routerSort(req, TASK_SORTS);
   const { tasks, config } = await runtimesWithConfig(
     caller,
     {

@@ -65,11 +65,7 @@ export const jobPodHandlers: Implementation<typeof JobService> = {
         return podName(pod.jobId, pod.instance);
       }),
     );
-    const sorted = routerSort(
-      req.pagination ? "pagination.orderBy" : "spec.pagination.orderBy",
-      pagination?.orderBy ?? [],
-      TASK_SORTS,
-    );
+    const sorted = routerSort(req, TASK_SORTS);
     const job = await naming(jobRefField, readJob(caller, id));
     const limit = pagination?.limit || Number.POSITIVE_INFINITY;
     const host = spec?.hosts[0];

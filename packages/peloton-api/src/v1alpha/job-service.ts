@@ -91,11 +91,7 @@ const jobHandlers: Implementation<typeof JobService> = {
     if (spec?.creationTimeRange || spec?.completionTimeRange)
       throw unimplemented("spec.creationTimeRange, spec.completionTimeRange: not supported yet");
     const pool = spec?.respool?.value || undefined;
-    const sorted = routerSort(
-      "spec.pagination.orderBy",
-      spec?.pagination?.orderBy ?? [],
-      JOB_SORTS,
-    );
+    const sorted = routerSort({ spec }, JOB_SORTS);
     const page = await naming(
       (f) => (f === "pool" ? "spec.respool.value" : `spec.${f}`),
       caller.jobs.list({
