@@ -80,33 +80,35 @@ export function admissionReadsRepository(db: DbOrTx) {
   return {
     /** Every PENDING task, oldest in its queue first. */
     async pending(): Promise<PendingTaskRow[]> {
-      const rows = await db.$queryRaw<
-        {
-          task_id: string;
-          job_id: string;
-          instance_id: number;
-          run_id: number;
-          pool_id: string;
-          priority: number;
-          preemptible: boolean;
-          revocable: boolean;
-          controller: boolean;
-          cpu: number;
-          gpu: number;
-          mem: number;
-          disk: number;
-          queued_at: Date;
-          reason: string | null;
-          message: string | null;
-        }[]
-      >`
+      // 10,000 rows for a big job's round: past Prisma's raw-result mapping (direct-rows.ts).
+      const rows = await directRows<{
+        task_id: string;
+        job_id: string;
+        instance_id: number;
+        run_id: number;
+        pool_id: string;
+        priority: number;
+        preemptible: boolean;
+        revocable: boolean;
+        controller: boolean;
+        cpu: number;
+        gpu: number;
+        mem: number;
+        disk: number;
+        queued_at: Date;
+        reason: string | null;
+        message: string | null;
+      }>(
+        db,
+        Prisma.sql`
         SELECT t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id,
                j.pool_id::text AS pool_id, t.priority, t.preemptible, t.revocable, t.controller,
                t.cpu, t.gpu, t.mem_mb AS mem, t.disk_mb AS disk,
                coalesce(t.queued_at, t.created_at) AS queued_at, t.reason, t.message
         FROM tasks t JOIN jobs j ON j.id = t.job_id
         WHERE t.state = 'PENDING'
-        ORDER BY coalesce(t.queued_at, t.created_at), t.job_id, t.instance_id`;
+        ORDER BY coalesce(t.queued_at, t.created_at), t.job_id, t.instance_id`,
+      );
       return rows.map((r) => ({
         taskId: r.task_id,
         jobId: r.job_id,

@@ -10,6 +10,8 @@ import {
   type TaskState,
 } from "@peloton/engine";
 import { withArrayParameters } from "../direct-parameters.ts";
+import { directRows } from "../direct-rows.ts";
+import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
 
 /** An admitted task (its row still PENDING) with what placement needs of it. */
@@ -51,30 +53,29 @@ export function placementReadsRepository(db: DbOrTx) {
      * READY in the leader's memory; one killed meanwhile is not returned).
      */
     async admitted(taskIds: readonly string[]): Promise<ReadyTaskRow[]> {
-      // A round's ids (up to 10,000) past Prisma's parameter round trip.
-      const rows = await withArrayParameters(
-        [taskIds],
-        ([ids]) =>
-          db.$queryRaw<
-            {
-              task_id: string;
-              job_id: string;
-              instance_id: number;
-              run_id: number;
-              cpu: number;
-              gpu: number;
-              mem: number;
-              disk: number;
-              pinned_host: string | null;
-              previous_host: string | null;
-              reason: string | null;
-              message: string | null;
-              volume_id: string | null;
-              volume_host: string | null;
-              volume_state: string | null;
-              config_version: number;
-            }[]
-          >`
+      // A round's ids (up to 10,000) past Prisma's parameter round trip, and
+      // its rows past Prisma's raw-result mapping (direct-rows.ts).
+      const rows = await withArrayParameters([taskIds], ([ids]) =>
+        directRows<{
+          task_id: string;
+          job_id: string;
+          instance_id: number;
+          run_id: number;
+          cpu: number;
+          gpu: number;
+          mem: number;
+          disk: number;
+          pinned_host: string | null;
+          previous_host: string | null;
+          reason: string | null;
+          message: string | null;
+          volume_id: string | null;
+          volume_host: string | null;
+          volume_state: string | null;
+          config_version: number;
+        }>(
+          db,
+          Prisma.sql`
         SELECT t.id::text AS task_id, t.job_id::text AS job_id, t.instance_id, t.run_id,
                t.config_version, t.cpu, t.gpu, t.mem_mb AS mem, t.disk_mb AS disk, t.pinned_host, t.previous_host,
                t.reason, t.message, v.id AS volume_id, v.hostname AS volume_host,
@@ -83,6 +84,7 @@ export function placementReadsRepository(db: DbOrTx) {
         LEFT JOIN volumes v ON v.job_id = t.job_id AND v.instance_id = t.instance_id
                            AND v.state <> 'DELETED'
         WHERE t.id = ANY(${ids}::uuid[]) AND t.state = 'PENDING'`,
+        ),
       );
       return rows.map((r) => ({
         taskId: r.task_id,

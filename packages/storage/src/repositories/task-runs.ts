@@ -5,6 +5,7 @@
  */
 import type { GoalState, HealthState, TaskState } from "@peloton/engine";
 import { withArrayParameters } from "../direct-parameters.ts";
+import { directRows } from "../direct-rows.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
 
@@ -118,12 +119,12 @@ export function taskRunsRepository(db: DbOrTx) {
     /** The current runs these cluster task ids belong to (an id of an older run finds nothing). */
     async byClusterIds(ids: readonly string[]): Promise<TaskRunRow[]> {
       if (ids.length === 0) return [];
-      const rows = await withArrayParameters(
-        [ids],
-        ([p]) =>
-          db.$queryRaw<
-            Row[]
-          >`SELECT ${COLUMNS} FROM tasks t WHERE t.mesos_task_id = ANY(${p}::text[])`,
+      // Every status update batch reads its runs here: past Prisma's raw-result mapping (direct-rows.ts).
+      const rows = await withArrayParameters([ids], ([p]) =>
+        directRows<Row>(
+          db,
+          Prisma.sql`SELECT ${COLUMNS} FROM tasks t WHERE t.mesos_task_id = ANY(${p}::text[])`,
+        ),
       );
       return rows.map(toRun);
     },
