@@ -72,18 +72,25 @@ function recordingAdapter() {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/** A launcher writing chunks of 4 tasks, sending `hosts` hosts of 4 tasks each. */
+function sending(hosts: number) {
+  const { writer, writes, mostOpen } = heldWriter();
+  const { adapter, launched } = recordingAdapter();
+  const launcher = new Launcher({
+    writer,
+    log: silentLogger(),
+    chunkSize: 4,
+    now: () => new Date(),
+  });
+  const byHost = new Map(
+    Array.from({ length: hosts }, (_, i) => [`h-${i + 1}`, host(i + 1, 4)] as const),
+  );
+  return { sent: launcher.send(adapter, byHost), writes, launched, mostOpen };
+}
+
 describe("launcher writes", () => {
   it("keeps two chunks' writes in flight, and launches a chunk only once its own write committed", async () => {
-    const { writer, writes, mostOpen } = heldWriter();
-    const { adapter, launched } = recordingAdapter();
-    const launcher = new Launcher({
-      writer,
-      log: silentLogger(),
-      chunkSize: 4,
-      now: () => new Date(),
-    });
-    const byHost = new Map([1, 2, 3, 4].map((n) => [`h-${n}`, host(n, 4)]));
-    const sent = launcher.send(adapter, byHost);
+    const { sent, writes, launched, mostOpen } = sending(4);
     await tick();
     // Chunks 1 and 2 are handed in before either has committed; 3 waits for 1.
     expect(writes.map((w) => w.request.changes[0]?.taskId)).toEqual(["task-1-0", "task-2-0"]);
@@ -105,17 +112,9 @@ describe("launcher writes", () => {
   });
 
   it("throws a failed write to the caller once the writes in flight finished, and writes no chunk after", async () => {
-    const { writer, writes } = heldWriter();
-    const { adapter, launched } = recordingAdapter();
-    const launcher = new Launcher({
-      writer,
-      log: silentLogger(),
-      chunkSize: 4,
-      now: () => new Date(),
-    });
-    const byHost = new Map([1, 2, 3, 4, 5].map((n) => [`h-${n}`, host(n, 4)]));
+    const { sent: sending5, writes, launched } = sending(5);
     let outcome = "pending";
-    const sent = launcher.send(adapter, byHost).then(
+    const sent = sending5.then(
       () => {
         outcome = "resolved";
       },
