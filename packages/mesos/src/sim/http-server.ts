@@ -129,16 +129,15 @@ async function scheduler(
 }
 
 /**
- * `202 Accepted`, corked until the end of this turn of the event loop: the
- * answers to pipelined calls that arrived together leave in one write
- * instead of one syscall each (ACKNOWLEDGE storms are the sim's hot path).
+ * `202 Accepted`. Each answer leaves in a write of its own, pipelined or
+ * not: `end()` fully uncorks the socket (node:http does so on purpose), and
+ * node:http hands the next pipelined answer the socket only once this one's
+ * write finished, so corking the socket here batched nothing. In an
+ * ACKNOWLEDGE storm those writes are about a fifth of the sim's CPU
+ * (e2e.batch_10k_agents_500); answering them together would take an HTTP
+ * server of our own.
  */
 function accepted(res: ServerResponse): void {
-  const socket = res.socket;
-  if (socket !== null && socket.writableCorked === 0) {
-    socket.cork();
-    setImmediate(() => socket.uncork());
-  }
   res.writeHead(202, { "Content-Length": "0" });
   res.end();
 }
