@@ -50,14 +50,16 @@ export function tasksRepository(db: DbOrTx) {
         cols.gpu.push(t.gpu);
         cols.configVersion.push(t.configVersion ?? 1);
       }
-      // One array per column, in the order of the unnest below.
+      // One array per column, in the order of the unnest below. Ids in creation
+      // order (peloton_uuid_v7, see its migration): a job's tasks and their
+      // events go to the end of their keys, not to random places in them.
       return withArrayParameters(
         Object.values(cols),
         (p) => db.$executeRaw`
         INSERT INTO tasks (id, job_id, instance_id, state, goal_state, priority, preemptible,
                            revocable, controller, pinned_host, cpu, mem_mb, disk_mb, gpu,
                            config_version, desired_config_version, queued_at, updated_at)
-        SELECT gen_random_uuid(), u.job_id, u.instance_id, u.state::"TaskState",
+        SELECT peloton_uuid_v7(), u.job_id, u.instance_id, u.state::"TaskState",
                u.goal_state::"GoalState", u.priority, u.preemptible, u.revocable, u.controller,
                u.pinned_host, u.cpu, u.mem_mb, u.disk_mb, u.gpu, u.config_version, u.config_version,
                CASE WHEN u.state = 'PENDING' THEN now() END, now()
