@@ -23,7 +23,8 @@ export async function spawnSim(args: string[]): Promise<SimProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      ...(process.env.MESOS_SIM_NODE_OPTIONS?.split(" ") ?? []),
+      // Node flags for the sim alone (e.g. --cpu-prof); unset or empty, none.
+      ...(process.env.MESOS_SIM_NODE_OPTIONS?.split(" ").filter(Boolean) ?? []),
       "--import",
       "tsx",
       cli,
