@@ -99,7 +99,7 @@ export class Launcher {
     };
     // Chunks handed to the writer and not yet committed; the oldest is waited for once there are enough.
     const writing: Promise<void>[] = [];
-    const inFlight = this.opts.writesInFlight ?? 2;
+    const writesInFlight = this.opts.writesInFlight ?? 2;
     const write = () => {
       const written = flush();
       // Its failure is thrown where it is awaited, not reported meanwhile as unhandled.
@@ -112,7 +112,7 @@ export class Launcher {
         size += entry.items.length;
         if (size >= chunkSize) {
           write();
-          if (writing.length >= inFlight) await writing.shift();
+          if (writing.length >= writesInFlight) await writing.shift();
         }
       }
       write();
