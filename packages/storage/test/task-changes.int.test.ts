@@ -162,6 +162,36 @@ describe("taskChanges.apply", () => {
     }
   });
 
+  it("tells apart, in one batch, the changes it applied from the ones it missed", async () => {
+    const tasks = await launchedTasks(4);
+    // Instances 1 and 3 moved on meanwhile: their changes expect a state they left.
+    const change = (t: (typeof tasks)[number]) => ({ ...running(t), instanceId: t.instanceId });
+    await gateway.transaction((tx) => tx.taskChanges.apply([change(tasks[1]!), change(tasks[3]!)]));
+    const batch = tasks.map(change);
+    const outcome = await gateway.transaction((tx) => tx.taskChanges.apply(batch));
+    expect(outcome.applied.map((c) => c.instanceId)).toEqual([0, 2]);
+    expect(outcome.missed.map((c) => c.instanceId)).toEqual([1, 3]);
+    const client = new pg.Client({ connectionString: inject("databaseUrl") });
+    await client.connect();
+    try {
+      // Each instance has its own two events, written with its own task, job and instance.
+      const events = await client.query(
+        `SELECT e.instance_id, e.job_id::text, e.state::text, t.instance_id AS row_instance
+         FROM task_events e JOIN tasks t ON t.id = e.task_id ORDER BY e.id`,
+      );
+      expect(events.rows).toEqual(
+        [1, 1, 3, 3, 0, 0, 2, 2].map((instance, i) => ({
+          instance_id: instance,
+          job_id: tasks[0]!.jobId,
+          state: i % 2 === 0 ? "STARTING" : "RUNNING",
+          row_instance: instance,
+        })),
+      );
+    } finally {
+      await client.end();
+    }
+  });
+
   it("has PostgreSQL find a batch's rows by primary key for the rest of its transaction only", async () => {
     const tasks = await launchedTasks(2);
     const db = createDb(inject("databaseUrl"), { max: 1 });

@@ -127,10 +127,15 @@ function unnestOf(alias: string, columns: readonly InputColumn[], params: readon
 /**
  * One statement for a list of changes: the guarded UPDATE of the task rows,
  * then the INSERT of the events of the rows it moved (in the order given),
- * answering the ids of the rows it did not move. The changes travel as one
- * array per column, handed to the driver directly (`withArrayParameters`):
- * PostgreSQL reads arrays in half the time it takes to unpack the same rows
- * from JSON.
+ * answering the positions (1-based) of the changes whose rows it did not
+ * move. The changes travel as one array per column, handed to the driver
+ * directly (`withArrayParameters`): PostgreSQL reads arrays in half the time
+ * it takes to unpack the same rows from JSON.
+ *
+ * Each value in those arrays is parsed by PostgreSQL, and a uuid costs five
+ * times an int (~1.1 against ~0.2 µs): so the ids go once, with the
+ * changes, and an event names its change by position (`change`); the task,
+ * job and instance it is written with come back from the UPDATE's rows.
  */
 function applyStatement(changes: readonly TaskChange[]) {
   const optional = OPTIONAL_COLUMNS.filter((col) =>
@@ -157,11 +162,9 @@ function applyStatement(changes: readonly TaskChange[]) {
       },
     ]),
   ];
-  const events = changes.flatMap((c) => c.events.map((e) => ({ c, e })));
+  const events = changes.flatMap((c, i) => c.events.map((e) => ({ change: i + 1, e })));
   const eventColumns: InputColumn[] = [
-    { name: "task_id", type: "uuid", values: events.map(({ c }) => c.taskId) },
-    { name: "job_id", type: "uuid", values: events.map(({ c }) => c.jobId) },
-    { name: "instance_id", type: "int", values: events.map(({ c }) => c.instanceId) },
+    { name: "change", type: "int", values: events.map(({ change }) => change) },
     { name: "run_id", type: "int", values: events.map(({ e }) => e.runId) },
     { name: "mesos_task_id", type: "text", values: events.map(({ e }) => e.clusterTaskId) },
     { name: "previous_state", type: '"TaskState"', values: events.map(({ e }) => e.previousState) },
@@ -185,26 +188,28 @@ function applyStatement(changes: readonly TaskChange[]) {
     "version = t.version + 1",
     "updated_at = now()",
   ].join(", ");
-  // params: one per column of `rows` (the ids first), then one per event column.
+  // params: one per column of `rows`, then one per event column.
   const sql = (params: readonly Prisma.Sql[]) => Prisma.sql`
     WITH moved AS (
       UPDATE tasks t SET ${Prisma.raw(sets)}
       FROM ${unnestOf("u", rows, params)}
       WHERE t.id = u.id AND t.state = u.expect_state AND t.run_id = u.expect_run
-      RETURNING t.id
+      RETURNING t.id, t.job_id, t.instance_id, u.n
     ), logged AS (
       INSERT INTO task_events (task_id, job_id, instance_id, run_id, mesos_task_id, previous_state,
                                state, source, reason, message, hostname, agent_id, at, health)
-      SELECT e.task_id, e.job_id, e.instance_id, e.run_id, e.mesos_task_id, e.previous_state,
+      SELECT m.id, m.job_id, m.instance_id, e.run_id, e.mesos_task_id, e.previous_state,
              e.state, e.source, e.reason, e.message, e.hostname, e.agent_id, e.at, e.health
       FROM ${unnestOf("e", eventColumns, params.slice(rows.length))}
-      WHERE e.task_id IN (SELECT id FROM moved)
+      JOIN moved m ON m.n = e.change
       ORDER BY e.n
     )
-    -- Only the rows that did not move come back (usually none): answering
-    -- every moved id cost the scheduler a result row to decode per change.
-    SELECT c.id::text AS id FROM unnest(${params[0]}::uuid[]) AS c(id) -- the ids column again
-    WHERE c.id NOT IN (SELECT id FROM moved)`;
+    -- Only the changes whose rows did not move come back (usually none, and
+    -- then the condition on the count stops the scan before it starts):
+    -- answering every moved row cost the scheduler a result row per change.
+    SELECT c.n::int AS n FROM generate_series(1, ${changes.length}::int) AS c(n)
+    WHERE (SELECT count(*) FROM moved) < ${changes.length}::int
+      AND c.n NOT IN (SELECT n FROM moved)`;
   return { values: [...rows, ...eventColumns].map((col) => col.values), sql };
 }
 
@@ -224,10 +229,10 @@ export function taskChangesRepository(db: DbOrTx) {
         );
         const statement = applyStatement(changes);
         const rows = await withArrayParameters(statement.values, (params) =>
-          db.$queryRaw<{ id: string }[]>(statement.sql(params)),
+          db.$queryRaw<{ n: number }[]>(statement.sql(params)),
         );
-        const stayed = new Set(rows.map((r) => r.id));
-        for (const c of changes) (stayed.has(c.taskId) ? missed : applied).push(c);
+        const stayed = new Set(rows.map((r) => r.n - 1));
+        for (const [i, c] of changes.entries()) (stayed.has(i) ? missed : applied).push(c);
       }
       return {
         applied,
