@@ -113,49 +113,75 @@ const PARSERS = {
   getTypeParser: (oid: number) => PARSE.get(oid) ?? asIs,
 };
 
-/** PostgreSQL's ISO output: "2026-11-29 09:52:09.123+00", the fraction and the offset's minutes optional. */
-const ISO_OUTPUT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+/** The two digits at `at` as a number, or NaN when either is not a digit (NaN then carries to the end). */
+function twoDigits(text: string, at: number): number {
+  const tens = text.charCodeAt(at) - 48;
+  const ones = text.charCodeAt(at + 1) - 48;
+  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : Number.NaN;
+}
 
-/** The number written by the digits of `text` from `at`, `length` of them. */
-function digits(text: string, at: number, length: number): number {
-  let n = 0;
-  for (let i = at; i < at + length; i++) n = n * 10 + text.charCodeAt(i) - 48;
-  return n;
+/** pg's own parser, for what PostgreSQL's ISO output with a year past 99 does not cover. */
+function parsedByPg(text: string): Date {
+  // pg reads ±infinity as a number; $queryRaw gives an invalid Date.
+  const parsed = pg.types.getTypeParser(OID.timestamptz)(text) as Date | number;
+  return typeof parsed === "number" ? new Date(Number.NaN) : parsed;
 }
 
 /**
- * A timestamptz as a Date, read off PostgreSQL's ISO output by position:
- * about twice as fast as pg's general parser (0.6 against 1.5 µs), which a
- * 1,000-task page calls thousands of times. Anything else (infinity, BC, a
- * seconds offset) goes to pg's.
+ * A timestamptz as a Date, read off PostgreSQL's ISO output
+ * ("2026-11-29 09:52:09.123+00", the fraction and the offset's minutes
+ * optional) character by character, checking each as it goes: no regular
+ * expression and no string made on the way. A 1,000-task page reads
+ * thousands of these: 0.13 µs each, where a regular expression and a
+ * fraction cut out took 0.19 and pg's general parser takes 0.5.
+ * Anything else (infinity, BC, a seconds offset, years 0-99, which Date.UTC
+ * would read as 1900-1999) goes to pg's.
  */
 export function timestamptz(text: string): Date {
-  const year = digits(text, 0, 4);
-  // Date.UTC reads years 0-99 as 1900-1999: those go to pg's parser too.
-  if (year < 100 || !ISO_OUTPUT.test(text)) {
-    // pg reads ±infinity as a number; $queryRaw gives an invalid Date.
-    const parsed = pg.types.getTypeParser(OID.timestamptz)(text) as Date | number;
-    return typeof parsed === "number" ? new Date(Number.NaN) : parsed;
-  }
+  const n = text.length;
+  if (
+    n < 22 ||
+    text.charCodeAt(4) !== 45 /* - */ ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 32 /* space */ ||
+    text.charCodeAt(13) !== 58 /* : */ ||
+    text.charCodeAt(16) !== 58
+  )
+    return parsedByPg(text);
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
+  if (!(year >= 100)) return parsedByPg(text);
   let at = 19;
   let ms = 0;
   if (text.charCodeAt(at) === 46 /* . */) {
-    const end = text.length - (text.charCodeAt(text.length - 3) === 58 /* : */ ? 6 : 3);
     // Milliseconds: a Date holds no finer; microseconds are cut as pg's parser cuts them.
-    ms = digits(`${text.slice(at + 1, end)}00`, 0, 3);
-    at = end;
+    let places = 0;
+    for (at = 20; at < n; at++) {
+      const digit = text.charCodeAt(at) - 48;
+      if (digit < 0 || digit > 9) break;
+      if (places < 3) ms = ms * 10 + digit;
+      places++;
+    }
+    if (places === 0 || places > 6) return parsedByPg(text);
+    for (; places < 3; places++) ms *= 10;
   }
-  const sign = text.charCodeAt(at) === 45 /* - */ ? -1 : 1;
-  const offsetMinutes =
-    sign * (digits(text, at + 1, 2) * 60 + (text.length > at + 3 ? digits(text, at + 4, 2) : 0));
+  const sign = text.charCodeAt(at);
+  let offsetMinutes: number;
+  if (n === at + 3) offsetMinutes = twoDigits(text, at + 1) * 60;
+  else if (n === at + 6 && text.charCodeAt(at + 3) === 58)
+    offsetMinutes = twoDigits(text, at + 1) * 60 + twoDigits(text, at + 4);
+  else return parsedByPg(text);
+  if (sign === 45 /* - */) offsetMinutes = -offsetMinutes;
+  else if (sign !== 43 /* + */) return parsedByPg(text);
   const utc = Date.UTC(
     year,
-    digits(text, 5, 2) - 1,
-    digits(text, 8, 2),
-    digits(text, 11, 2),
-    digits(text, 14, 2),
-    digits(text, 17, 2),
+    twoDigits(text, 5) - 1,
+    twoDigits(text, 8),
+    twoDigits(text, 11),
+    twoDigits(text, 14),
+    twoDigits(text, 17),
     ms,
   );
-  return new Date(utc - offsetMinutes * 60_000);
+  // A character that was not a digit made its part NaN, and the sum with it.
+  const time = utc - offsetMinutes * 60_000;
+  return Number.isNaN(time) ? parsedByPg(text) : new Date(time);
 }
