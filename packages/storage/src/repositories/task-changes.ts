@@ -132,10 +132,11 @@ function unnestOf(alias: string, columns: readonly InputColumn[], params: readon
  * directly (`withArrayParameters`): PostgreSQL reads arrays in half the time
  * it takes to unpack the same rows from JSON.
  *
- * Each value in those arrays is parsed by PostgreSQL, and a uuid costs five
- * times an int (~1.1 against ~0.2 µs): so the ids go once, with the
- * changes, and an event names its change by position (`change`); the task,
- * job and instance it is written with come back from the UPDATE's rows.
+ * The ids go once, with the changes: an event names its change by position
+ * (`change`), and the task, job and instance it is written with come back
+ * from the UPDATE's rows. Every array element is one the scheduler builds
+ * and sends; two uuids and an int less per event took a 1,000-change batch
+ * (two events each) from 62-85 to 52-63 ms, PostgreSQL's own time the same.
  */
 function applyStatement(changes: readonly TaskChange[]) {
   const optional = OPTIONAL_COLUMNS.filter((col) =>
