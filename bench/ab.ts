@@ -10,7 +10,7 @@
  * downloaded) and its own workspace packages and Prisma client, and removed
  * at the end. Each run prints `npm run bench`'s JSON lines with `side`
  * ("old" or "new") and `rev` added, then one summary line per benchmark:
- * the median value of each side, and the new one's change against the old.
+ * the median value of each side (and p95, for latencies) and the change.
  *
  * PELOTON_BENCH_AB_PAIRS sets the number of pairs (default 3); the
  * benchmarks' own variables (PELOTON_BENCH_ROUNDS, DATABASE_URL...) reach
@@ -81,6 +81,38 @@ function runBench(cwd: string, side: "old" | "new", sha: string): Record<string,
     .map((line) => ({ ...(JSON.parse(line) as Record<string, unknown>), side, rev: sha }));
 }
 
+/** Each side's figures of one benchmark (`field` of its lines), their medians and the change. */
+function sideBySide(name: string, results: readonly Record<string, unknown>[], field: string) {
+  const of = (side: string) =>
+    results
+      .filter((r) => r.bench === name && r.side === side && typeof r[field] === "number")
+      .map((r) => r[field] as number);
+  const [oldValues, newValues] = [of("old"), of("new")];
+  const [oldMedian, newMedian] = [median(oldValues), median(newValues)];
+  return {
+    old: oldValues,
+    new: newValues,
+    old_median: oldMedian,
+    new_median: newMedian,
+    change_pct: Math.round(((newMedian - oldMedian) / oldMedian) * 1000) / 10,
+  };
+}
+
+/** The summary line of one benchmark: its value, and its p95 where it has one (latencies). */
+function summary(name: string, results: readonly Record<string, unknown>[]) {
+  const hasP95 = results.some((r) => r.bench === name && typeof r.p95_ms === "number");
+  return {
+    bench: name,
+    summary: "ab",
+    unit: results.find((r) => r.bench === name)?.unit,
+    pairs: PAIRS,
+    old_rev: oldSha.slice(0, 7),
+    new_rev: newSha.replace(/^(\w{7})\w*/, "$1"),
+    value: sideBySide(name, results, "value"),
+    ...(hasP95 ? { p95_ms: sideBySide(name, results, "p95_ms") } : {}),
+  };
+}
+
 const oldSha = git("rev-parse", "--verify", `${rev}^{commit}`);
 // The new side is the working tree as it is, uncommitted changes included.
 const newSha = git("rev-parse", "HEAD") + (git("status", "--porcelain") ? "+changes" : "");
@@ -108,27 +140,7 @@ try {
   }
   const names = [...new Set(results.map((r) => String(r.bench)))];
   if (names.length === 0) throw new Error("no benchmark ran on either side");
-  for (const name of names) {
-    const values = (side: string) =>
-      results.filter((r) => r.bench === name && r.side === side).map((r) => Number(r.value));
-    const oldMedian = median(values("old"));
-    const newMedian = median(values("new"));
-    console.log(
-      JSON.stringify({
-        bench: name,
-        summary: "ab",
-        unit: results.find((r) => r.bench === name)?.unit,
-        pairs: PAIRS,
-        old_rev: oldSha.slice(0, 7),
-        new_rev: newSha.replace(/^(\w{7})\w*/, "$1"),
-        old_values: values("old"),
-        new_values: values("new"),
-        old_median: oldMedian,
-        new_median: newMedian,
-        change_pct: Math.round(((newMedian - oldMedian) / oldMedian) * 1000) / 10,
-      }),
-    );
-  }
+  for (const name of names) console.log(JSON.stringify(summary(name, results)));
 } finally {
   git("worktree", "remove", "--force", tree);
 }
