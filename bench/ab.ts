@@ -66,13 +66,16 @@ function linkPackages(tree: string): void {
   }
 }
 
-/** One `npm run bench` in `cwd`; its JSON lines, each tagged with its side. */
+/**
+ * One `npm run bench` in `cwd` (each tree's own script, with the node flags
+ * it ran with then); its JSON lines, each tagged with its side.
+ */
 function runBench(cwd: string, side: "old" | "new", sha: string): Record<string, unknown>[] {
-  const child = spawnSync(
-    join(root, "node_modules", ".bin", "tsx"),
-    ["--max-semi-space-size=32", "bench/run.ts", ...prefixes],
-    { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const child = spawnSync("npm", ["run", "-s", "bench", "--", ...prefixes], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   if (child.status !== 0)
     throw new Error(`the ${side} side's benchmarks failed (exit ${child.status})`);
   return child.stdout
