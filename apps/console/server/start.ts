@@ -24,9 +24,12 @@
  *   next start on HOST:PORT (127.0.0.1:3000), with DATABASE_URL pointing at that database;
  *              it talks to the scheduler only through PostgreSQL
  *
- * Node runs with --max-semi-space-size=32 (package.json): the scheduler
+ * Node runs with --max-semi-space-size=64 (package.json): the scheduler
  * allocates many short-lived objects per status update, and a larger young
- * generation cut its CPU on a busy cluster by ~12% (fewer scavenges).
+ * generation cut its CPU on a busy cluster by ~12% at 32 MB (fewer
+ * scavenges), and by a median ~12% more at 64 MB (nine alternated pairs of
+ * e2e.batch_10k_agents_500: less CPU in seven, more tasks/s in six).
+ * `npm run bench` runs with the same flag.
  *
  * Ctrl-C (or SIGTERM, SIGHUP, or the death of the process that started this
  * one) stops the console, then the scheduler (no TEARDOWN: tasks survive a
