@@ -8,7 +8,9 @@
  * The older commit is checked out as a git worktree in the temporary
  * directory, with this checkout's installed packages linked in (nothing is
  * downloaded) and its own workspace packages and Prisma client, and removed
- * at the end. Each run prints `npm run bench`'s JSON lines with `side`
+ * at the end. So a dependency whose version changed between the two
+ * commits runs at this checkout's version on both sides. One run at a
+ * time: a run removes the worktrees earlier runs left (Ctrl-C leaves one). Each run prints `npm run bench`'s JSON lines with `side`
  * ("old" or "new") and `rev` added, then one summary line per benchmark:
  * the median value of each side (and p95, for latencies) and the change.
  *
@@ -77,7 +79,9 @@ function runBench(cwd: string, side: "old" | "new", sha: string): Record<string,
     stdio: ["ignore", "pipe", "inherit"],
   });
   if (child.status !== 0)
-    throw new Error(`the ${side} side's benchmarks failed (exit ${child.status})`);
+    throw new Error(
+      `the ${side} side's benchmarks failed (${child.signal ?? `exit ${child.status}`})`,
+    );
   return child.stdout
     .split("\n")
     .filter((line) => line.startsWith("{"))
@@ -119,7 +123,14 @@ function summary(name: string, results: readonly Record<string, unknown>[]) {
 const oldSha = git("rev-parse", "--verify", `${rev}^{commit}`);
 // The new side is the working tree as it is, uncommitted changes included.
 const newSha = git("rev-parse", "HEAD") + (git("status", "--porcelain") ? "+changes" : "");
-const tree = mkdtempSync(join(tmpdir(), "peloton-bench-ab-"));
+const TREE_PREFIX = join(tmpdir(), "peloton-bench-ab-");
+// A run stopped by Ctrl-C dies under npm and tsx before its `finally`:
+// the worktrees such runs left are removed here.
+for (const line of git("worktree", "list", "--porcelain").split("\n")) {
+  const path = line.startsWith("worktree ") ? line.slice("worktree ".length) : "";
+  if (path.startsWith(TREE_PREFIX)) git("worktree", "remove", "--force", path);
+}
+const tree = mkdtempSync(TREE_PREFIX);
 rmSync(tree, { recursive: true });
 git("worktree", "add", "--detach", tree, oldSha);
 try {
