@@ -135,9 +135,9 @@ rmSync(tree, { recursive: true });
 git("worktree", "add", "--detach", tree, oldSha);
 try {
   linkPackages(tree);
-  execFileSync(join(root, "node_modules", ".bin", "prisma"), ["generate"], {
+  // The older tree's Prisma client, by its own script (the offline recipe it had then).
+  execFileSync("npm", ["run", "-s", "db:generate"], {
     cwd: tree,
-    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/true" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const results: Record<string, unknown>[] = [];
