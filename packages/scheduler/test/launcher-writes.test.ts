@@ -112,9 +112,9 @@ describe("launcher writes", () => {
   });
 
   it("throws a failed write to the caller once the writes in flight finished, and writes no chunk after", async () => {
-    const { sent: sending5, writes, launched } = sending(5);
+    const { sent, writes, launched } = sending(5);
     let outcome = "pending";
-    const sent = sending5.then(
+    const settled = sent.then(
       () => {
         outcome = "resolved";
       },
@@ -132,7 +132,7 @@ describe("launcher writes", () => {
     expect(writes).toHaveLength(3);
     expect(outcome).toBe("pending");
     writes[2]!.commit();
-    await sent;
+    await settled;
     expect(outcome).toBe("connection lost");
     expect(writes).toHaveLength(3);
     expect(launched).toEqual(["lease-1", "lease-3"]);
