@@ -24,6 +24,7 @@ import { taskIntentsRepository } from "./repositories/task-intents.ts";
 import { taskReadsRepository } from "./repositories/task-reads.ts";
 import { taskRunsRepository } from "./repositories/task-runs.ts";
 import { taskStatusRepository } from "./repositories/task-status.ts";
+import { taskUsageRepository } from "./repositories/task-usage.ts";
 import { tasksRepository } from "./repositories/tasks.ts";
 import { updateInstancesRepository } from "./repositories/update-instances.ts";
 import { volumeReadsRepository } from "./repositories/volume-reads.ts";
@@ -47,6 +48,7 @@ function repositories(db: DbOrTx) {
     taskChanges: taskChangesRepository(db),
     taskIntents: taskIntentsRepository(db),
     taskRuns: taskRunsRepository(db),
+    taskUsage: taskUsageRepository(db),
     admissionReads: admissionReadsRepository(db),
     placementReads: placementReadsRepository(db),
     volumes: volumesRepository(db),

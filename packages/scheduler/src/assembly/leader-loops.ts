@@ -42,6 +42,7 @@ import {
   type PreemptorTuning,
 } from "../resmgr/preemptor-loop.ts";
 import { createEntitlementSampler } from "../resmgr/respool/sampler.ts";
+import { taskUsageCompaction } from "../resmgr/task-usage-compaction.ts";
 import { JobConfigs } from "../taskwriter/job-configs.ts";
 import { TaskWriter, type TaskWriterOptions } from "../taskwriter/task-writer.ts";
 
@@ -277,6 +278,7 @@ export function leaderLoops(opts: LeaderLoopsOptions): LeaderLoops {
       log,
       ...(opts.samplePeriodMs !== undefined ? { periodMs: opts.samplePeriodMs } : {}),
     }),
+    taskUsageCompaction({ gateway, log }),
     ...(opts.extraLoops?.(hostManager) ?? []),
   ];
   return { hostManager, scheduling, loops };

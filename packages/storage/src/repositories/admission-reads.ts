@@ -7,6 +7,7 @@ import { ALLOCATING_TASK_STATES, type ResourceKind, type TaskState } from "@pelo
 import { directRows } from "../direct-rows.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
+import { TASK_USAGE } from "./task-usage.ts";
 
 export type KindAmounts = Record<ResourceKind, number>;
 
@@ -149,7 +150,10 @@ export function admissionReadsRepository(db: DbOrTx) {
         FROM tasks WHERE state = 'READY'`;
     },
 
-    /** What admitted tasks (READY through running, until their kill lands) hold, per pool. */
+    /**
+     * What admitted tasks (READY through running, until their kill lands)
+     * hold, per pool (from `task_usage`, not a scan of the tasks).
+     */
     async heldByPool(): Promise<PoolHeld[]> {
       const rows = await db.$queryRaw<
         {
@@ -163,11 +167,11 @@ export function admissionReadsRepository(db: DbOrTx) {
           disk: number;
         }[]
       >`
-        SELECT j.pool_id::text AS pool_id, t.revocable, t.controller, t.preemptible,
-               sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
-               sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk
-        FROM tasks t JOIN jobs j ON j.id = t.job_id
-        WHERE t.state::text = ANY(${[...ALLOCATING_TASK_STATES] as TaskState[]}::text[])
+        SELECT j.pool_id::text AS pool_id, u.revocable, u.controller, u.preemptible,
+               sum(u.cpu)::float8 AS cpu, sum(u.gpu)::float8 AS gpu,
+               sum(u.mem)::float8 AS mem, sum(u.disk)::float8 AS disk
+        FROM ${TASK_USAGE} u JOIN jobs j ON j.id = u.job_id
+        WHERE u.state::text = ANY(${[...ALLOCATING_TASK_STATES] as TaskState[]}::text[])
         GROUP BY 1, 2, 3, 4`;
       const byPool = new Map<string, PoolHeld>();
       for (const r of rows)

@@ -8,20 +8,8 @@ import type { ClusterSummary } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
 import { hostsRepository } from "./hosts.ts";
 import { jobsRepository } from "./jobs.ts";
+import { TASK_USAGE } from "./task-usage.ts";
 import { tasksRepository } from "./tasks.ts";
-
-const sum = (values: {
-  cpu: number | null;
-  gpu: number | null;
-  memMb: number | null;
-  diskMb: number | null;
-}) =>
-  ({
-    cpu: values.cpu ?? 0,
-    gpu: values.gpu ?? 0,
-    memory: values.memMb ?? 0,
-    disk: values.diskMb ?? 0,
-  }) satisfies Record<ResourceKind, number>;
 
 /** The cluster overview's figures, each one aggregate query. */
 export function overviewRepository(db: DbOrTx) {
@@ -34,10 +22,12 @@ export function overviewRepository(db: DbOrTx) {
           tasksRepository(db).countByState(),
           db.host.groupBy({ by: ["state"], _count: { _all: true } }),
           hostsRepository(db).capacity(),
-          db.task.aggregate({
-            where: { state: { in: [...ALLOCATING_TASK_STATES] } },
-            _sum: { cpu: true, gpu: true, memMb: true, diskMb: true },
-          }),
+          // What admitted tasks hold, from `task_usage` (not a scan of the tasks).
+          db.$queryRaw<Record<ResourceKind, number>[]>`
+            SELECT coalesce(sum(u.cpu), 0)::float8 AS cpu, coalesce(sum(u.gpu), 0)::float8 AS gpu,
+                   coalesce(sum(u.mem), 0)::float8 AS memory, coalesce(sum(u.disk), 0)::float8 AS disk
+            FROM ${TASK_USAGE} u JOIN jobs j ON j.id = u.job_id
+            WHERE u.state::text = ANY(${[...ALLOCATING_TASK_STATES]}::text[])`,
           // Persistent volumes on hosts that count as capacity: the cluster reports
           // their disk apart from the free disk, so they are added to both sides.
           db.$queryRaw<{ mb: number }[]>`
@@ -47,6 +37,7 @@ export function overviewRepository(db: DbOrTx) {
               AND h.state::text = ANY(${[...CAPACITY_HOST_STATES]}::text[])`,
         ]);
       const volumeMb = volumes[0]?.mb ?? 0;
+      const held = allocation[0] ?? { cpu: 0, gpu: 0, memory: 0, disk: 0 };
       const total = (m: Partial<Record<string, number>>) =>
         Object.values(m).reduce<number>((a, b) => a + (b ?? 0), 0);
       const hostsByState: Partial<Record<HostState, number>> = Object.fromEntries(
@@ -61,7 +52,7 @@ export function overviewRepository(db: DbOrTx) {
         hosts: total(hostsByState),
         hostsByState,
         capacity: { ...capacity.capacity, disk: capacity.capacity.disk + volumeMb },
-        allocation: { ...sum(allocation._sum), disk: (allocation._sum.diskMb ?? 0) + volumeMb },
+        allocation: { ...held, disk: held.disk + volumeMb },
       };
     },
   };

@@ -19,6 +19,7 @@ import { ALLOCATING_TASK_STATES, CANDIDATE_STATES, type TaskState } from "@pelot
 import { Prisma } from "../generated/prisma/client.ts";
 import type { DbOrTx } from "../tx.ts";
 import type { KindAmounts } from "./admission-reads.ts";
+import { TASK_USAGE } from "./task-usage.ts";
 
 /** A task the preemptor looks at: one waiting in PENDING, or a candidate. */
 export interface PreemptorTaskRow {
@@ -114,7 +115,10 @@ const toTask = (r: TaskSqlRow): PreemptorTaskRow => ({
 
 export function preemptorReadsRepository(db: DbOrTx) {
   return {
-    /** Per pool, revocable or not, and state (PENDING or allocating): sums, counts, lowest priority. */
+    /**
+     * Per pool, revocable or not, and state (PENDING or allocating): sums,
+     * counts, lowest priority (from `task_usage`, not a scan of the tasks).
+     */
     async usage(): Promise<PoolStateUsage[]> {
       const rows = await db.$queryRaw<
         {
@@ -129,12 +133,12 @@ export function preemptorReadsRepository(db: DbOrTx) {
           min_priority: number | null;
         }[]
       >`
-        SELECT j.pool_id::text AS pool_id, t.state::text AS state, t.revocable,
-               count(*)::int AS tasks, sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
-               sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk,
-               min(t.priority) FILTER (WHERE t.preemptible) AS min_priority
-        FROM tasks t JOIN jobs j ON j.id = t.job_id
-        WHERE t.state::text = ANY(${[...USAGE_STATES]}::text[])
+        SELECT j.pool_id::text AS pool_id, u.state::text AS state, u.revocable,
+               sum(u.tasks)::int AS tasks, sum(u.cpu)::float8 AS cpu, sum(u.gpu)::float8 AS gpu,
+               sum(u.mem)::float8 AS mem, sum(u.disk)::float8 AS disk,
+               min(u.priority) FILTER (WHERE u.preemptible) AS min_priority
+        FROM ${TASK_USAGE} u JOIN jobs j ON j.id = u.job_id
+        WHERE u.state::text = ANY(${[...USAGE_STATES]}::text[])
         GROUP BY 1, 2, 3`;
       return rows.map((r) => ({
         poolId: r.pool_id,

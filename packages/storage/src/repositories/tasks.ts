@@ -3,6 +3,7 @@ import { withArrayParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import type { NewTask, PoolUsage } from "../records.ts";
 import type { DbOrTx } from "../tx.ts";
+import { TASK_USAGE } from "./task-usage.ts";
 
 const zero = (): Record<ResourceKind, number> => ({ cpu: 0, gpu: 0, memory: 0, disk: 0 });
 
@@ -96,7 +97,7 @@ export function tasksRepository(db: DbOrTx) {
     /**
      * Demand (PENDING tasks) and allocation (admitted through running) per
      * pool, split into non-revocable and revocable: the entitlement
-     * calculator's inputs.
+     * calculator's inputs (from `task_usage`, not a scan of the tasks).
      */
     async usageByPool(): Promise<PoolUsage[]> {
       const rows = await db.$queryRaw<
@@ -110,11 +111,11 @@ export function tasksRepository(db: DbOrTx) {
           disk: number;
         }[]
       >`
-        SELECT j.pool_id::text AS pool_id, t.state <> 'PENDING' AS allocated, t.revocable,
-               sum(t.cpu)::float8 AS cpu, sum(t.gpu)::float8 AS gpu,
-               sum(t.mem_mb)::float8 AS mem, sum(t.disk_mb)::float8 AS disk
-        FROM tasks t JOIN jobs j ON j.id = t.job_id
-        WHERE t.state::text = ANY(${["PENDING", ...ALLOCATING_TASK_STATES]}::text[])
+        SELECT j.pool_id::text AS pool_id, u.state <> 'PENDING' AS allocated, u.revocable,
+               sum(u.cpu)::float8 AS cpu, sum(u.gpu)::float8 AS gpu,
+               sum(u.mem)::float8 AS mem, sum(u.disk)::float8 AS disk
+        FROM ${TASK_USAGE} u JOIN jobs j ON j.id = u.job_id
+        WHERE u.state::text = ANY(${["PENDING", ...ALLOCATING_TASK_STATES]}::text[])
         GROUP BY 1, 2, 3`;
       const byPool = new Map<string, PoolUsage>();
       for (const r of rows) {
@@ -144,9 +145,12 @@ export function tasksRepository(db: DbOrTx) {
       return [...byPool.values()];
     },
 
+    /** How many tasks are in each state (from `task_usage`, not a scan of the tasks). */
     async countByState(): Promise<Partial<Record<TaskState, number>>> {
-      const groups = await db.task.groupBy({ by: ["state"], _count: { _all: true } });
-      return Object.fromEntries(groups.map((g) => [g.state, g._count._all]));
+      const rows = await db.$queryRaw<{ state: TaskState; n: number }[]>`
+        SELECT u.state::text AS state, sum(u.tasks)::int AS n FROM ${TASK_USAGE} u
+        JOIN jobs j ON j.id = u.job_id GROUP BY 1`;
+      return Object.fromEntries(rows.filter((r) => r.n !== 0).map((r) => [r.state, r.n]));
     },
   };
 }
