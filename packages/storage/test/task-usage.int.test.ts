@@ -8,6 +8,7 @@
 import { resetDatabase, testGateway } from "@peloton/test-support/storage/gateway.ts";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { seededRandom } from "../../../bench/harness.ts";
 import type { NewTask, PoolRecord } from "../src/index.ts";
 
 const gateway = testGateway();
@@ -17,17 +18,6 @@ const pgPool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
 afterAll(() => pgPool.end());
 async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []) {
   return (await pgPool.query<T>(text, params)).rows;
-}
-
-/** Seeded, so a failure replays. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KEY = "job_id::text, state::text, revocable, controller, preemptible, priority";
@@ -92,7 +82,8 @@ beforeEach(() => resetDatabase());
 describe("task_usage", () => {
   it("totals what a scan of the tasks counts, through every kind of write and a compaction", async () => {
     const { a, b } = await pools();
-    const random = mulberry32(20);
+    // Seeded, so a failure replays.
+    const random = seededRandom(20);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const jobs: string[] = [];
     for (let j = 0; j < 6; j++)
