@@ -56,11 +56,5 @@ export function taskUsageRepository(db: DbOrTx) {
         SELECT ((SELECT count(*) FROM gone) - (SELECT count(*) FROM kept))::int AS removed`;
       return row?.removed ?? 0;
     },
-
-    /** How many rows the table holds (what compaction has left to fold). */
-    async rows(): Promise<number> {
-      const [row] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM task_usage`;
-      return row?.n ?? 0;
-    },
   };
 }

@@ -150,7 +150,7 @@ export function tasksRepository(db: DbOrTx) {
       const rows = await db.$queryRaw<{ state: TaskState; n: number }[]>`
         SELECT u.state::text AS state, sum(u.tasks)::int AS n FROM ${TASK_USAGE} u
         JOIN jobs j ON j.id = u.job_id GROUP BY 1`;
-      return Object.fromEntries(rows.filter((r) => r.n !== 0).map((r) => [r.state, r.n]));
+      return Object.fromEntries(rows.map((r) => [r.state, r.n]));
     },
   };
 }
