@@ -8,10 +8,11 @@
  * their jobs' task counts (`countDeltas`) in the same transaction.
  */
 import type { GoalState, HealthState, TaskState } from "@peloton/engine";
-import type { ArrayElement } from "../array-literal.ts";
-import { withArrayParameters } from "../direct-parameters.ts";
+import { type ArrayElement, arrayLiteral } from "../array-literal.ts";
+import { withDirectParameters } from "../direct-parameters.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { preferIndexProbes } from "../planner.ts";
+import { timestamptzArray } from "../timestamptz-array.ts";
 import type { DbOrTx } from "../tx.ts";
 import { type CountDelta, countDeltasOf } from "./count-deltas.ts";
 import { lockTasksInIdOrder } from "./task-locks.ts";
@@ -124,13 +125,21 @@ function unnestOf(alias: string, columns: readonly InputColumn[], params: readon
   )})`;
 }
 
+/** A column's array as the driver sends it: times in binary, the rest as a text literal. */
+function parameterOf(col: InputColumn): string | Buffer {
+  return col.type === "timestamptz"
+    ? timestamptzArray(col.values as (Date | null)[])
+    : arrayLiteral(col.values);
+}
+
 /**
  * One statement for a list of changes: the guarded UPDATE of the task rows,
  * then the INSERT of the events of the rows it moved (in the order given),
  * answering the positions (1-based) of the changes whose rows it did not
  * move. The changes travel as one array per column, handed to the driver
- * directly (`withArrayParameters`): PostgreSQL reads arrays in half the time
- * it takes to unpack the same rows from JSON.
+ * directly (`withDirectParameters`): PostgreSQL reads arrays in half the time
+ * it takes to unpack the same rows from JSON. Times go in binary
+ * (timestamptz-array.ts), the rest as text literals (array-literal.ts).
  *
  * The ids go once, with the changes: an event names its change by position
  * (`change`), and the task, job and instance it is written with come back
@@ -211,7 +220,7 @@ function applyStatement(changes: readonly TaskChange[]) {
     SELECT c.n::int AS n FROM generate_series(1, ${changes.length}::int) AS c(n)
     WHERE (SELECT count(*) FROM moved) < ${changes.length}::int
       AND c.n NOT IN (SELECT n FROM moved)`;
-  return { values: [...rows, ...eventColumns].map((col) => col.values), sql };
+  return { columns: [...rows, ...eventColumns], sql };
 }
 
 export function taskChangesRepository(db: DbOrTx) {
@@ -229,7 +238,7 @@ export function taskChangesRepository(db: DbOrTx) {
           changes.map((c) => c.taskId),
         );
         const statement = applyStatement(changes);
-        const rows = await withArrayParameters(statement.values, (params) =>
+        const rows = await withDirectParameters(statement.columns.map(parameterOf), (params) =>
           db.$queryRaw<{ n: number }[]>(statement.sql(params)),
         );
         const stayed = new Set(rows.map((r) => r.n - 1));
