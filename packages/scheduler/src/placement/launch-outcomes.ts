@@ -16,9 +16,36 @@ export interface Placed {
   volume: VolumePin | null;
 }
 
+/**
+ * A run sent to the cluster, with only what its outcome's change needs: the
+ * launcher keeps these, not the placed tasks (configs, launch requests,
+ * LAUNCHING changes), through the moment it gives the cluster to report.
+ */
+export interface SentRun {
+  taskId: string;
+  jobId: string;
+  instanceId: number;
+  runId: number;
+  clusterTaskId: string;
+  hostname: string;
+  agentId: string;
+}
+
+export function sentRunOf(i: Placed): SentRun {
+  return {
+    taskId: i.row.taskId,
+    jobId: i.row.jobId,
+    instanceId: i.row.instanceId,
+    runId: i.row.runId,
+    clusterTaskId: i.launch.taskId,
+    hostname: i.placement.hostname,
+    agentId: i.placement.agentId,
+  };
+}
+
 /** The launch's outcome as a change from LAUNCHING, with its event. */
 function fromLaunching(
-  i: Placed,
+  r: SentRun,
   to: "LAUNCHED" | "PENDING",
   reason: string,
   message: string,
@@ -26,33 +53,33 @@ function fromLaunching(
   set?: TaskChange["set"],
 ): TaskChange {
   return {
-    taskId: i.row.taskId,
-    jobId: i.row.jobId,
-    instanceId: i.row.instanceId,
-    expect: { state: "LAUNCHING", runId: i.row.runId },
+    taskId: r.taskId,
+    jobId: r.jobId,
+    instanceId: r.instanceId,
+    expect: { state: "LAUNCHING", runId: r.runId },
     state: to,
     reason,
     message,
     ...(set ? { set } : {}),
     events: [
       {
-        runId: i.row.runId,
-        clusterTaskId: i.launch.taskId,
+        runId: r.runId,
+        clusterTaskId: r.clusterTaskId,
         previousState: "LAUNCHING",
         state: to,
         source: EVENT_SOURCES.placement,
         reason,
         message,
-        hostname: i.placement.hostname,
-        agentId: i.placement.agentId,
+        hostname: r.hostname,
+        agentId: r.agentId,
         at,
       },
     ],
   };
 }
 
-export function launched(i: Placed, at: Date): TaskChange {
-  return fromLaunching(i, "LAUNCHED", "LAUNCHED", `launched on ${i.placement.hostname}`, at);
+export function launched(r: SentRun, at: Date): TaskChange {
+  return fromLaunching(r, "LAUNCHED", "LAUNCHED", `launched on ${r.hostname}`, at);
 }
 
 function describeRefusal(r: LaunchRefusal | null): string {
@@ -70,9 +97,9 @@ function describeRefusal(r: LaunchRefusal | null): string {
 }
 
 /** Nothing was started: back to PENDING (admitted and placed again), the refusal as its reason. */
-export function refused(i: Placed, r: LaunchRefusal | null, at: Date): TaskChange {
-  const message = `launch on ${i.placement.hostname} did not go out (${describeRefusal(r)}); placing again`;
-  return fromLaunching(i, "PENDING", "LAUNCH_REFUSED", message, at, {
+export function refused(run: SentRun, r: LaunchRefusal | null, at: Date): TaskChange {
+  const message = `launch on ${run.hostname} did not go out (${describeRefusal(r)}); placing again`;
+  return fromLaunching(run, "PENDING", "LAUNCH_REFUSED", message, at, {
     clusterTaskId: null,
     hostname: null,
     agentId: null,
