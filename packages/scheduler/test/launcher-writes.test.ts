@@ -1,6 +1,6 @@
 /**
  * How the launcher hands its LAUNCHING writes to the task writer: chunk by
- * chunk (hosts kept whole), a bounded number of them not yet committed at
+ * chunk (hosts kept whole, the first ones small), a bounded number of them not yet committed at
  * once, each chunk's launches only after its own write committed, and a
  * failed write thrown to the caller with no chunk after it written.
  */
@@ -109,6 +109,34 @@ describe("launcher writes", () => {
     await sent;
     expect(launched).toEqual(["lease-2", "lease-1", "lease-3", "lease-4"]);
     expect(mostOpen()).toBe(2);
+  });
+
+  it("starts a round with a small write and doubles each next one up to the chunk size, hosts kept whole", async () => {
+    const { writer, writes } = heldWriter();
+    const { adapter } = recordingAdapter();
+    const launcher = new Launcher({
+      writer,
+      log: silentLogger(),
+      chunkSize: 8,
+      firstChunkSize: 2,
+      now: () => new Date(),
+    });
+    // A first host of 3 tasks (more than the first write's 2), then 27 hosts of 1.
+    const byHost = new Map([
+      ["h-1", host(1, 3)],
+      ...Array.from({ length: 27 }, (_, i) => [`h-${i + 2}`, host(i + 2, 1)] as const),
+    ]);
+    let finished = false;
+    const sent = launcher.send(adapter, byHost).then(() => {
+      finished = true;
+    });
+    let committed = 0;
+    while (!finished) {
+      await tick();
+      while (committed < writes.length) writes[committed++]!.commit();
+    }
+    await sent;
+    expect(writes.map((w) => w.request.changes.length)).toEqual([3, 4, 8, 8, 7]);
   });
 
   it("throws a failed write to the caller once the writes in flight finished, and writes no chunk after", async () => {

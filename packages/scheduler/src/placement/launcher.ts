@@ -9,11 +9,10 @@
 import type { Repositories } from "@peloton/storage";
 import type { Logger } from "../common/logger.ts";
 import type { HostAdapter, HostLease } from "../hostmgr/host-adapter.ts";
-
-type LaunchResult = Awaited<ReturnType<HostAdapter["launch"]>>;
-
 import type { TaskWriter } from "../taskwriter/task-writer.ts";
 import { launched, type Placed, refused, type SentRun, sentRunOf } from "./launch-outcomes.ts";
+
+type LaunchResult = Awaited<ReturnType<HostAdapter["launch"]>>;
 
 export interface LauncherOptions {
   writer: TaskWriter;
@@ -166,9 +165,9 @@ export class Launcher {
       this.release();
     }
     const created = items.flatMap((i) => (i.launch.volume?.create ? [i.launch.volume.id] : []));
-    // Returned, not awaited: this frame, and the placed tasks with it, are done with; the
-    // outcome keeps only the runs' ids through its wait (10,000 launches' worth of
-    // configs and requests kept a second longer cost the next scavenges their copying).
+    // Returned, not awaited: this frame, and the placed tasks with it, end here. Through
+    // the second before LAUNCHED the outcome keeps only the runs' ids, not a big round's
+    // configs, launch requests and LAUNCHING changes.
     return this.recordOutcome(adapter, lease, items.map(sentRunOf), created, result);
   }
 
