@@ -65,3 +65,74 @@ describe("CallChannel", () => {
     expect(master.reads).toEqual([40]);
   });
 });
+
+/**
+ * A master that takes every request it reads and, on its first `cuts`
+ * connections, closes the connection without answering (a cut after the
+ * calls arrived); on later ones it answers each with 202. `seen` counts
+ * each body it took.
+ */
+async function startCuttingMaster(cuts: number) {
+  const seen = new Map<string, number>();
+  const sockets = new Set<Socket>();
+  let connections = 0;
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    const cut = ++connections <= cuts;
+    socket.on("data", (chunk: Buffer) => {
+      const bodies = chunk.toString("latin1").match(/\{[^}]*\}/g) ?? [];
+      for (const b of bodies) seen.set(b, (seen.get(b) ?? 0) + 1);
+      if (cut) socket.destroy();
+      else socket.write(ACCEPTED.repeat(bodies.length));
+    });
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: new URL(`http://127.0.0.1:${port}/api/v1/scheduler`),
+    seen,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describe("CallChannel on a cut connection", () => {
+  let master: Awaited<ReturnType<typeof startCuttingMaster>> | undefined;
+  let channel: CallChannel | undefined;
+  afterEach(async () => {
+    await channel?.close();
+    await master?.close();
+  });
+
+  const settle = (p: Promise<URL>) =>
+    p.then(
+      () => "answered",
+      (err: Error & { kind?: string }) => err.kind ?? err.message,
+    );
+
+  it("sends acknowledgements behind the cut one again (the master takes them twice harmlessly)", async () => {
+    master = await startCuttingMaster(1);
+    channel = new CallChannel({ connections: 1, pipelining: 8, timeoutMs: 5_000 });
+    const acks = [1, 2, 3].map((n) =>
+      settle(channel!.post(master!.url, `{"type":"ACKNOWLEDGE","n":${n}}`, "s", "ACKNOWLEDGE")),
+    );
+    expect(await Promise.all(acks)).toEqual(["network", "answered", "answered"]);
+    expect([...master.seen.values()]).toEqual([1, 2, 2]);
+  });
+
+  it("never sends an ACCEPT twice: a cut one fails, for the launcher to reconcile", async () => {
+    master = await startCuttingMaster(3);
+    channel = new CallChannel({ connections: 1, pipelining: 8, timeoutMs: 5_000 });
+    const accepts = [1, 2, 3].map((n) =>
+      settle(channel!.post(master!.url, `{"type":"ACCEPT","n":${n}}`, "s", "ACCEPT")),
+    );
+    expect(await Promise.all(accepts)).toEqual(["network", "network", "network"]);
+    expect([...master.seen.values()]).toEqual([1, 1, 1]);
+    expect(await settle(channel.post(master.url, `{"type":"ACCEPT","n":4}`, "s", "ACCEPT"))).toBe(
+      "answered",
+    );
+  });
+});

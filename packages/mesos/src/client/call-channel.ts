@@ -13,6 +13,16 @@
  * nestings), so the 500 acknowledgements of a committed batch cost a few
  * system calls, not 500. POSTs are marked idempotent and non-blocking, or
  * undici would not pipeline them at all.
+ *
+ * Except an ACCEPT (and a MESSAGE): undici sends a pipelined idempotent
+ * request again on a new connection when the one it went out on closes
+ * before its answer, and the master may have taken it already. A second
+ * ACCEPT of a launch names offers the first one used, and the master
+ * answers it with TASK_LOST (REASON_INVALID_OFFERS) for tasks the first
+ * one started: the scheduler would replace a run that is running (seen in
+ * leader-kill.int.test.ts, a connection cut under a burst of launches).
+ * Those calls go on connections of their own, one call at a time, never
+ * repeated: a cut one fails with "network", and the launcher reconciles.
  */
 import type { Socket } from "node:net";
 import { buildConnector, Pool } from "undici";
@@ -35,6 +45,11 @@ export interface CallChannelOptions {
 }
 
 const MAX_ERROR_BODY = 64 * 1024;
+
+/** Calls the master must not take twice (see the file comment). */
+const ONCE_ONLY = new Set(["ACCEPT", "MESSAGE"]);
+/** Connections per master for them: a round's launches go out side by side. */
+const ONCE_ONLY_CONNECTIONS = 16;
 
 interface Answer {
   status: number;
@@ -71,7 +86,7 @@ export class CallChannel {
       if (this.closed) throw new MesosError("stopped", facts);
       let answer: Answer;
       try {
-        answer = await this.send(target, body, streamId);
+        answer = await this.send(target, body, streamId, ONCE_ONLY.has(callType));
       } catch (err) {
         throw toMesosError(err, facts, this.closed);
       }
@@ -97,13 +112,13 @@ export class CallChannel {
    * response stream is built for the empty body of a 202, which is most of
    * what this channel carries.
    */
-  private send(url: URL, body: string, streamId: string): Promise<Answer> {
+  private send(url: URL, body: string, streamId: string, onceOnly: boolean): Promise<Answer> {
     return new Promise((resolve, reject) => {
       let status = 0;
       let location: string | undefined;
       const parts: Buffer[] = [];
       this.cork();
-      this.pool(url).dispatch(
+      this.pool(url, onceOnly).dispatch(
         {
           path: `${url.pathname}${url.search}`,
           method: "POST",
@@ -115,11 +130,13 @@ export class CallChannel {
           },
           body,
           // undici pipelines only idempotent, non-blocking requests, and a POST
-          // is neither by default. A call cut by a broken connection fails
-          // with "network" either way, which the caller already treats as
-          // "may or may not have arrived" (an unacknowledged update is re-sent,
-          // a launch is reconciled); the master answers each call at once.
-          idempotent: true,
+          // is neither by default. A pipelined call whose connection broke
+          // before its answer is sent again on a new one: harmless for an
+          // acknowledgement, a decline, a kill or a reconciliation, which the
+          // master takes twice without effect. A once-only call is neither
+          // pipelined nor sent again: it fails with "network", which the
+          // launcher treats as "may or may not have arrived" and reconciles.
+          idempotent: !onceOnly,
           blocking: false,
           headersTimeout: this.opts.timeoutMs,
           bodyTimeout: this.opts.timeoutMs,
@@ -177,12 +194,13 @@ export class CallChannel {
     await Promise.all(pools.map((p) => p.destroy().catch(() => {})));
   }
 
-  private pool(url: URL): Pool {
-    let pool = this.pools.get(url.origin);
+  private pool(url: URL, onceOnly: boolean): Pool {
+    const key = onceOnly ? `${url.origin} once-only` : url.origin;
+    let pool = this.pools.get(key);
     if (pool === undefined) {
       pool = new Pool(url.origin, {
-        connections: this.opts.connections ?? 8,
-        pipelining: this.opts.pipelining ?? 256,
+        connections: onceOnly ? ONCE_ONLY_CONNECTIONS : (this.opts.connections ?? 8),
+        pipelining: onceOnly ? 1 : (this.opts.pipelining ?? 256),
         keepAliveTimeout: 30_000,
         connect: (options, callback) =>
           this.connect(options, (...args) => {
@@ -202,7 +220,7 @@ export class CallChannel {
             callback(...args);
           }),
       });
-      this.pools.set(url.origin, pool);
+      this.pools.set(key, pool);
     }
     return pool;
   }
