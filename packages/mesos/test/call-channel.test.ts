@@ -9,6 +9,25 @@ import { CallChannel } from "../src/client/call-channel.ts";
 
 const ACCEPTED = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n";
 
+/** A bare TCP master at /api/v1/scheduler: `onConnection` decides what each connection does with the bytes it reads. */
+async function listen(onConnection: (socket: Socket) => void) {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    onConnection(socket);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: new URL(`http://127.0.0.1:${port}/api/v1/scheduler`),
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
 interface Master {
   url: URL;
   /** How many reads delivered request bytes, and how many requests they held. */
@@ -18,26 +37,14 @@ interface Master {
 
 async function startMaster(): Promise<Master> {
   const reads: number[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
+  const master = await listen((socket) =>
     socket.on("data", (chunk: Buffer) => {
       const requests = chunk.toString("latin1").split("POST ").length - 1;
       reads.push(requests);
       socket.write(ACCEPTED.repeat(requests));
-    });
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  return {
-    url: new URL(`http://127.0.0.1:${port}/api/v1/scheduler`),
-    reads,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
-    },
-  };
+    }),
+  );
+  return { ...master, reads };
 }
 
 describe("CallChannel", () => {
@@ -74,10 +81,8 @@ describe("CallChannel", () => {
  */
 async function startCuttingMaster(cuts: number) {
   const seen = new Map<string, number>();
-  const sockets = new Set<Socket>();
   let connections = 0;
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
+  const master = await listen((socket) => {
     const cut = ++connections <= cuts;
     socket.on("data", (chunk: Buffer) => {
       const bodies = chunk.toString("latin1").match(/\{[^}]*\}/g) ?? [];
@@ -85,18 +90,8 @@ async function startCuttingMaster(cuts: number) {
       if (cut) socket.destroy();
       else socket.write(ACCEPTED.repeat(bodies.length));
     });
-    socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  return {
-    url: new URL(`http://127.0.0.1:${port}/api/v1/scheduler`),
-    seen,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  return { ...master, seen };
 }
 
 describe("CallChannel on a cut connection", () => {
