@@ -69,7 +69,12 @@ export type MesosUpdateOutcome =
   | { readonly kind: "MOVE"; readonly to: TaskState; readonly reason: string }
   | {
       readonly kind: "IGNORE";
-      readonly why: "SAME_STATE" | "ALREADY_STOPPING" | "RUN_ENDED" | "EARLIER_STAGE";
+      readonly why:
+        | "SAME_STATE"
+        | "ALREADY_STOPPING"
+        | "RUN_ENDED"
+        | "EARLIER_STAGE"
+        | "REPEATED_LAUNCH";
       readonly state: TaskState;
     }
   | { readonly kind: "REFUSE"; readonly refusal: TransitionRefusal };
@@ -85,7 +90,9 @@ export type MesosUpdateOutcome =
  * again because its acknowledgement was lost in a scheduler restart; Mesos
  * delivers at least once). Any end of a PREEMPTING run (killed, or it
  * exited on the kill's signal) is stored with the reason PREEMPTED, which
- * keeps it from counting as a failure and reruns a batch task.
+ * keeps it from counting as a failure and reruns a batch task. An
+ * invalid-offers loss for a run its agent already reported starting or
+ * running is about a launch sent again, not the run (REPEATED_LAUNCH).
  */
 const STILL_UP: ReadonlySet<TaskState> = new Set(["LAUNCHED", "STARTING", "RUNNING", "KILLING"]);
 
@@ -93,6 +100,16 @@ const STILL_UP: ReadonlySet<TaskState> = new Set(["LAUNCHED", "STARTING", "RUNNI
 const STAGE: Partial<Record<TaskState, number>> = { LAUNCHED: 1, STARTING: 2, RUNNING: 3 };
 const isEarlierStage = (to: TaskState, current: TaskState) =>
   (STAGE[to] ?? 0) > 0 && (STAGE[current] ?? 0) > (STAGE[to] ?? 0);
+
+/**
+ * States only the run's agent reports (LAUNCHED the launcher writes itself).
+ * A master that takes an ACCEPT twice (its connection cut under a client
+ * that sends it again) answers the second with TASK_LOST or TASK_DROPPED,
+ * REASON_INVALID_OFFERS, for the tasks the first one launched: believing it
+ * would launch a new run beside one that still runs.
+ */
+const REPORTED_BY_AGENT: ReadonlySet<TaskState> = new Set(["STARTING", "RUNNING"]);
+const INVALID_OFFERS = "REASON_INVALID_OFFERS";
 
 export function applyMesosUpdate(current: TaskState, status: MesosStatus): MesosUpdateOutcome {
   const { state: to, reason } = taskStateFromMesos(status);
@@ -105,6 +122,8 @@ export function applyMesosUpdate(current: TaskState, status: MesosStatus): Mesos
   if (isStoppingTaskState(current) && STILL_UP.has(to))
     return { kind: "IGNORE", why: "ALREADY_STOPPING", state: current };
   if (isEarlierStage(to, current)) return { kind: "IGNORE", why: "EARLIER_STAGE", state: current };
+  if (status.reason === INVALID_OFFERS && REPORTED_BY_AGENT.has(current))
+    return { kind: "IGNORE", why: "REPEATED_LAUNCH", state: current };
   if (!canTransition(current, to))
     return {
       kind: "REFUSE",

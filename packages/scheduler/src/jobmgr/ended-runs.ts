@@ -41,6 +41,8 @@ export type SummaryCount =
   | "unknownEnded"
   /** An update for an earlier stage than the run's recorded one (sent again). */
   | "earlierStage"
+  /** A loss for invalid offers of a run its agent reported: a launch the master took twice. */
+  | "repeatedLaunch"
   /** An up-report for an ended or unknown run: the master was asked for its latest state. */
   | "rechecked"
   /** Runs the master says still run, which the database does not want. */

@@ -332,6 +332,7 @@ export class StatusUpdates {
       if (outcome.kind === "IGNORE") {
         if (outcome.why === "RUN_ENDED") endedOrUnknown(u, true);
         if (outcome.why === "EARLIER_STAGE") this.summary.note("earlierStage");
+        if (outcome.why === "REPEATED_LAUNCH") this.summary.note("repeatedLaunch");
         // A health check's result comes as TASK_RUNNING again: only the run's health moves.
         if (outcome.why === "SAME_STATE" && u.healthy !== null) {
           const healthier = withHealth(start, row, u, start.state, task);
