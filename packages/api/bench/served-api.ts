@@ -1,8 +1,9 @@
 /**
- * The API benchmarks' stage: a scratch database, its gateway and change
- * listener, and the API served over HTTP on them; all of it taken down after
+ * The API benchmarks' stage: a scratch database, its gateway, change
+ * listener and scheduler services, and the API served over HTTP on them; all of it taken down after
  * `fn`, whatever it does.
  */
+import { schedulerServices } from "@peloton/scheduler";
 import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
 import { type ServedApi, serveApi } from "@peloton/test-support/api/http-server.ts";
 import { createScratchDatabase } from "@peloton/test-support/storage/scratch-database.ts";
@@ -19,8 +20,11 @@ export async function withServedApi<T>(
   const db = await createScratchDatabase(databaseName);
   const gateway = openGateway(db.url, { max: 4 });
   const changes = new ChangeListener(db.url);
+  // Made once, as the console's process does (packages/api/src/server/gateway.ts).
+  const scheduler = schedulerServices(gateway);
   const api = await serveApi(() => ({
     gateway,
+    scheduler,
     changes,
     actor: {
       userId: "00000000-0000-4000-8000-000000000000",
