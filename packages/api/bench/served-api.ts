@@ -1,7 +1,7 @@
 /**
  * The API benchmarks' stage: a scratch database, its gateway, change
- * listener and scheduler services, and the API served over HTTP on them; all of it taken down after
- * `fn`, whatever it does.
+ * listener and scheduler services, and the API served over HTTP on them;
+ * all of it taken down after `fn`, whatever it does.
  */
 import { schedulerServices } from "@peloton/scheduler";
 import { ChangeListener, openGateway, type StorageGateway } from "@peloton/storage";
