@@ -82,8 +82,7 @@ export function launched(r: SentRun, at: Date): TaskChange {
   return fromLaunching(r, "LAUNCHED", "LAUNCHED", `launched on ${r.hostname}`, at);
 }
 
-function describeRefusal(r: LaunchRefusal | null): string {
-  if (r === null) return "the launch was refused";
+function describeRefusal(r: LaunchRefusal): string {
   switch (r.code) {
     case "LEASE_UNKNOWN":
       return "the host's offer was gone before the launch";
@@ -97,7 +96,7 @@ function describeRefusal(r: LaunchRefusal | null): string {
 }
 
 /** Nothing was started: back to PENDING (admitted and placed again), the refusal as its reason. */
-export function refused(run: SentRun, r: LaunchRefusal | null, at: Date): TaskChange {
+export function refused(run: SentRun, r: LaunchRefusal, at: Date): TaskChange {
   const message = `launch on ${run.hostname} did not go out (${describeRefusal(r)}); placing again`;
   return fromLaunching(run, "PENDING", "LAUNCH_REFUSED", message, at, {
     clusterTaskId: null,
