@@ -52,23 +52,24 @@ describe("peloton task list of a job that waits", () => {
       .poll(async () => (await statesOf(id)).sort(), { timeout: 20_000, interval: 200 })
       .toEqual(["PENDING", "RUNNING", "RUNNING"]);
 
-    let waiting = "";
+    // The table the poll saw last: the waiting row and the running ones are read together.
+    let rows: string[] = [];
+    const waitingRow = () => rows.find((row) => /\sPENDING\s/.test(row)) ?? "";
     await expect
       .poll(
         async () => {
-          const rows = (await peloton("task", "list", id)).stdout.trimEnd().split("\n").slice(1);
-          waiting = rows.find((row) => /\sPENDING\s/.test(row)) ?? "";
-          return waiting;
+          rows = (await peloton("task", "list", id)).stdout.trimEnd().split("\n").slice(1);
+          return waitingRow();
         },
         { timeout: 10_000, interval: 200 },
       )
       .toMatch(/in pool \/small's pending queue/);
-    expect(waiting).toMatch(/pool \/small is at its cpu entitlement/);
-    const running = (await peloton("task", "list", id)).stdout
-      .split("\n")
-      .filter((row) => /\sRUNNING\s/.test(row));
+    expect(waitingRow()).toMatch(/pool \/small is at its cpu entitlement/);
+    const running = rows.filter((row) => /\sRUNNING\s/.test(row));
     expect(running).toHaveLength(2);
-    for (const row of running) expect(row).toMatch(/\swait-1\.test\s/);
-    for (const row of running) expect(row).not.toMatch(/pending queue/);
+    for (const row of running) {
+      expect(row).toMatch(/\swait-1\.test\s/);
+      expect(row).not.toMatch(/pending queue/);
+    }
   });
 });
