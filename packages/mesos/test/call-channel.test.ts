@@ -9,7 +9,10 @@ import { CallChannel } from "../src/client/call-channel.ts";
 
 const ACCEPTED = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n";
 
-/** A bare TCP master at /api/v1/scheduler: `onConnection` decides what each connection does with the bytes it reads. */
+/**
+ * A bare TCP master at /api/v1/scheduler: `onConnection` decides what each
+ * connection does with the bytes it reads.
+ */
 async function listen(onConnection: (socket: Socket) => void) {
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {

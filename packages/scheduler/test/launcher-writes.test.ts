@@ -1,8 +1,9 @@
 /**
  * How the launcher hands its LAUNCHING writes to the task writer: chunk by
- * chunk (hosts kept whole, the first ones small), a bounded number of them not yet committed at
- * once, each chunk's launches only after its own write committed, and a
- * failed write thrown to the caller with no chunk after it written.
+ * chunk (hosts kept whole, the first ones small), a bounded number of them
+ * not yet committed at once, each chunk's launches only after its own write
+ * committed, and a failed write thrown to the caller with no chunk after it
+ * written.
  */
 import type { TaskChange } from "@peloton/storage";
 import { describe, expect, it } from "vitest";
