@@ -1,15 +1,10 @@
-import { E2E_AGENTS, readFixture } from "./support/fixture.ts";
+import { E2E_AGENTS } from "./support/fixture.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 // Next keeps pages it navigated away from rendered but hidden: only visible rows count.
 const row = (page: Page, hostname: string) =>
   page.locator(`tr[data-host="${hostname}"]`).filter({ visible: true });
 const rows = (page: Page) => page.locator("tbody tr[data-host]").filter({ visible: true });
-
-async function simAgents(simUrl: string): Promise<{ id: string; hostname: string }[]> {
-  const res = await fetch(`${simUrl}/sim/agents`);
-  return (await res.json()) as { id: string; hostname: string }[];
-}
 
 test.describe("hosts", () => {
   test("lists the cluster's hosts with attributes, resources, GPUs and state", async ({ page }) => {
@@ -45,22 +40,15 @@ test.describe("hosts", () => {
     await expect(rows(page).first()).toHaveAttribute("data-host", "e2e-gpu-1");
   });
 
-  test("an agent that fails is LOST and comes back UP, without a reload", async ({ page }) => {
-    const { simUrl } = readFixture();
+  test("an agent that fails is LOST and comes back UP, without a reload", async ({
+    page,
+    simAgents,
+  }) => {
     await page.goto("/hosts");
     await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "UP");
-    const agent = (await simAgents(simUrl)).find((a) => a.hostname === "e2e-host-1")!;
-    const removed = await fetch(`${simUrl}/sim/agents/${encodeURIComponent(agent.id)}`, {
-      method: "DELETE",
-    });
-    expect(removed.status).toBe(204);
+    await simAgents.fail("e2e-host-1");
     await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "LOST");
-    const spec = E2E_AGENTS.find((a) => a.hostname === "e2e-host-1")!;
-    const back = await fetch(`${simUrl}/sim/agents`, {
-      method: "POST",
-      body: JSON.stringify({ ...spec, id: agent.id }),
-    });
-    expect(back.status).toBe(201);
+    await simAgents.restore("e2e-host-1");
     await expect(row(page, "e2e-host-1")).toHaveAttribute("data-state", "UP");
   });
 

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { E2E_AGENTS, readFixture } from "./support/fixture.ts";
+import { readFixture } from "./support/fixture.ts";
 import { expect, test } from "./support/test.ts";
 
 /** The API's overview figures (superjson over GET: numbers are plain JSON). */
@@ -111,6 +111,7 @@ test.describe("cluster overview", () => {
 
   test("updates without a reload when the cluster changes, and says it is live", async ({
     page,
+    simAgents,
   }) => {
     const fx = readFixture();
     await page.goto("/");
@@ -120,18 +121,9 @@ test.describe("cluster overview", () => {
     const before = fx.hostsByState.LOST ?? 0;
     await expect(down).toHaveText(String(before));
     // An agent fails and comes back, in the console's own mesos-sim.
-    const spec = E2E_AGENTS.find((a) => a.hostname === "e2e-host-1")!;
-    const agents = (await (await fetch(`${fx.simUrl}/sim/agents`)).json()) as {
-      id: string;
-      hostname: string;
-    }[];
-    const agent = agents.find((a) => a.hostname === spec.hostname)!;
-    await fetch(`${fx.simUrl}/sim/agents/${encodeURIComponent(agent.id)}`, { method: "DELETE" });
+    await simAgents.fail("e2e-host-1");
     await expect(down).toHaveText(String(before + 1));
-    await fetch(`${fx.simUrl}/sim/agents`, {
-      method: "POST",
-      body: JSON.stringify({ ...spec, id: agent.id }),
-    });
+    await simAgents.restore("e2e-host-1");
     await expect(down).toHaveText(String(before));
   });
 });

@@ -9,8 +9,13 @@
  * the browser's differ, so React renders the page again — #418, #423, #425)
  * or a server component that failed to render (#441). Production builds
  * report them only as minified codes.
+ *
+ * `simAgents` fails agents of the suite's mesos-sim, and brings back those a
+ * test left failed when it ends, pass or fail (sim-agents.ts).
  */
 import { test as base, expect, type Page } from "@playwright/test";
+import { readFixture } from "./fixture.ts";
+import { type SimAgents, simAgents } from "./sim-agents.ts";
 
 export { expect, type Page } from "@playwright/test";
 
@@ -29,7 +34,13 @@ export function watchReactErrors(page: Page): string[] {
   return errors;
 }
 
-export const test = base.extend({
+export const test = base.extend<{ simAgents: SimAgents }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; it has none.
+  simAgents: async ({}, use) => {
+    const agents = simAgents(readFixture().simUrl);
+    await use(agents);
+    await agents.restoreAll();
+  },
   page: async ({ page }, use) => {
     const reactErrors = watchReactErrors(page);
     const hydrated = () => page.locator("html[data-hydrated]").waitFor({ state: "attached" });
