@@ -7,89 +7,18 @@
  * as one plain line: "N passed, N failed".
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type Counts, playwrightCounts, vitestCounts } from "./test-reports.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const results = join(root, "test-results");
 mkdirSync(results, { recursive: true });
 
-interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-  /** Each failed test ("file › title"), and each that passed only on a retry: the summary names them. */
-  failures?: string[];
-  flaky?: string[];
-}
-
 interface Step {
   name: string;
   cmd: string[];
   counts?: () => Counts | null;
-}
-
-function vitestCounts(file: string): () => Counts | null {
-  return () => {
-    if (!existsSync(file)) return null;
-    const r = JSON.parse(readFileSync(file, "utf8")) as {
-      numPassedTests: number;
-      numFailedTests: number;
-      numPendingTests: number;
-      numTodoTests: number;
-      testResults?: {
-        name: string;
-        assertionResults?: { status: string; fullName: string }[];
-      }[];
-    };
-    return {
-      passed: r.numPassedTests,
-      failed: r.numFailedTests,
-      skipped: r.numPendingTests + r.numTodoTests,
-      failures: (r.testResults ?? []).flatMap((f) =>
-        (f.assertionResults ?? [])
-          .filter((a) => a.status === "failed")
-          .map((a) => `${relative(root, f.name)} › ${a.fullName}`),
-      ),
-    };
-  };
-}
-
-interface PlaywrightSpec {
-  title: string;
-  file: string;
-  line: number;
-  tests: { status: string }[];
-}
-interface PlaywrightSuite {
-  specs?: PlaywrightSpec[];
-  suites?: PlaywrightSuite[];
-}
-
-function specsOf(suite: PlaywrightSuite): PlaywrightSpec[] {
-  return [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specsOf)];
-}
-
-function playwrightCounts(file: string): () => Counts | null {
-  return () => {
-    if (!existsSync(file)) return null;
-    const r = JSON.parse(readFileSync(file, "utf8")) as {
-      stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-      suites?: PlaywrightSuite[];
-    };
-    const specs = (r.suites ?? []).flatMap(specsOf);
-    const titled = (status: string) =>
-      specs
-        .filter((s) => s.tests.some((t) => t.status === status))
-        .map((s) => `${s.file}:${s.line} › ${s.title}`);
-    return {
-      passed: r.stats.expected + r.stats.flaky,
-      failed: r.stats.unexpected,
-      skipped: r.stats.skipped,
-      failures: titled("unexpected"),
-      flaky: titled("flaky"),
-    };
-  };
 }
 
 const vitest = (project: string) => {
@@ -106,7 +35,7 @@ const vitest = (project: string) => {
       "--reporter=json",
       `--outputFile.json=${out}`,
     ],
-    counts: vitestCounts(out),
+    counts: () => vitestCounts(out, root),
     out,
   };
 };
@@ -127,7 +56,7 @@ const steps: (Step & { out?: string })[] = [
   {
     name: "browser tests (playwright)",
     cmd: ["npx", "playwright", "test"],
-    counts: playwrightCounts(join(results, "e2e-results.json")),
+    counts: () => playwrightCounts(join(results, "e2e-results.json")),
     out: join(results, "e2e-results.json"),
   },
   vitest("faults"),
