@@ -222,6 +222,21 @@ test.describe("jobs", () => {
     await shot(page, "job-pending-dark");
     await page.emulateMedia({ colorScheme: "light" });
 
+    // The jobs page says it too, on the job's row; the running service's row says nothing.
+    const waitingId = new URL(waitingUrl).pathname.split("/").pop()!;
+    await page.goto(`/jobs?pool=${encodeURIComponent(pool)}`);
+    const waitingRow = main(page).locator(`tr[data-job="${waitingId}"]`);
+    await expect(waitingRow.getByTestId("job-waiting")).toContainText(
+      `3 waiting: pool ${pool} is at its cpu entitlement`,
+    );
+    await expect(
+      main(page).locator(`tr[data-job="${service.id}"]`).getByTestId("job-waiting"),
+    ).toHaveCount(0);
+    await shot(page, "jobs-waiting-light");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shot(page, "jobs-waiting-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+
     // Stop the service, from its page: confirmed, then KILLED without a reload.
     await page.goto(`/jobs/${service.id}`);
     await expect(main(page).getByRole("button", { name: "Start", exact: true })).toBeDisabled();

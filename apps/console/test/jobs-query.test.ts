@@ -37,7 +37,7 @@ describe("jobs query in the URL", () => {
     ]);
   });
 
-  it("asks the API for one page with the filters, the pool only when given", () => {
+  it("asks the API for one page with the filters, the pool only when given, and why jobs wait", () => {
     expect(listInput(read("state=FAILED&label=team=ml"))).toEqual({
       states: ["FAILED"],
       types: [],
@@ -47,6 +47,7 @@ describe("jobs query in the URL", () => {
       order: "desc",
       limit: 100,
       cursor: null,
+      waiting: true,
     });
   });
 });

@@ -43,7 +43,7 @@ const READ_METHODS = {
   ],
   preemptions: ["list", "get", "earliestAt", "countsByPool", "exportBatches"],
   taskHistory: ["runs", "events", "jobEvents"],
-  taskReads: ["list", "runtimes", "get", "waitingReasons"],
+  taskReads: ["list", "runtimes", "get", "waitingReasons", "firstWaiting"],
   volumeReads: ["list", "forInstance", "facets"],
 } as const satisfies { [K in keyof Repositories]?: readonly (keyof Repositories[K])[] };
 

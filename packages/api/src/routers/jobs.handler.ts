@@ -7,11 +7,13 @@
 import {
   describeNeverFit,
   formatCount,
+  isResolvableWaitingReason,
   jobConfigSchema,
   MAX_REPORTED_ISSUES,
   type NeverFitCause,
 } from "@peloton/engine";
 import type { CreateJobFailure, JobAction, JobActionFailure } from "@peloton/scheduler";
+import type { JobRecord, ReadOnlyGateway } from "@peloton/storage";
 import { TRPCError } from "@trpc/server";
 import { actingOf, type SignedInContext } from "../auth/authorize.ts";
 import { ConfigError, decodePelotonYaml } from "../config/peloton-yaml.ts";
@@ -302,3 +304,31 @@ const ROLLING_DEFAULTS = {
   inPlace: false,
   startTasks: false,
 };
+
+/** Why a job's first waiting instance waits, as the scheduler wrote it on the row. */
+export interface FirstWaiting {
+  reason: string | null;
+  message: string | null;
+  /** false when only the hosts or pools changing can end the wait (CAN_NEVER_FIT, CAN_NEVER_PLACE). */
+  resolvable: boolean;
+}
+
+/**
+ * A page of jobs with why each one's first waiting instance waits (null for
+ * a job with none waiting, and for every job when `include` is false). Only
+ * jobs whose counts show a waiting instance are looked up.
+ */
+export async function withFirstWaiting<J extends JobRecord>(
+  ctx: { gateway: ReadOnlyGateway },
+  jobs: readonly J[],
+  include: boolean,
+): Promise<(J & { firstWaiting: FirstWaiting | null })[]> {
+  const ids = include ? jobs.filter((j) => (j.taskStats.PENDING ?? 0) > 0).map((j) => j.id) : [];
+  const first = new Map(
+    (await ctx.gateway.taskReads.firstWaiting(ids)).map((w) => [
+      w.jobId,
+      { reason: w.reason, message: w.message, resolvable: isResolvableWaitingReason(w.reason) },
+    ]),
+  );
+  return jobs.map((j) => ({ ...j, firstWaiting: first.get(j.id) ?? null }));
+}

@@ -29,6 +29,7 @@ import {
   jobNotFound,
   submissionPool,
   submissionPoolNotFound,
+  withFirstWaiting,
 } from "./jobs.handler.ts";
 
 export const jobsRouter = router({
@@ -63,7 +64,7 @@ export const jobsRouter = router({
   list: protectedProcedure.input(jobListInput).query(async ({ ctx, input }) => {
     const pool = input.pool ? await ctx.gateway.pools.getByPath(input.pool) : undefined;
     if (pool === null) return { items: [], nextCursor: null };
-    return ctx.gateway.jobs.list({
+    const page = await ctx.gateway.jobs.list({
       states: input.states,
       types: input.types,
       ...(pool ? { poolId: pool.id } : {}),
@@ -75,6 +76,7 @@ export const jobsRouter = router({
       limit: input.limit,
       cursor: input.cursor ?? null,
     });
+    return { ...page, items: await withFirstWaiting(ctx, page.items, input.waiting) };
   }),
 
   /** Every configuration the job had, newest first (updates add one each). */

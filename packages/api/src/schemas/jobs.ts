@@ -73,6 +73,8 @@ export const jobListInput = z.object({
   order: z.enum(["asc", "desc"]).default("desc"),
   limit: z.number().int().min(1).max(500).default(50),
   cursor: opaqueCursorSchema.nullish(),
+  /** Also why each job's first waiting instance waits (the console's jobs page shows it). */
+  waiting: z.boolean().default(false),
 });
 export type JobListInput = z.input<typeof jobListInput>;
 

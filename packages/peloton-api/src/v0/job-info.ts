@@ -16,7 +16,8 @@ import { pelotonMessage, timeText } from "./config.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 type JobDetail = Outputs["jobs"]["get"];
-type JobListed = Outputs["jobs"]["list"]["items"][number];
+/** What a listed job and a read one both have (a list row's firstWaiting is the console's). */
+type JobListed = Omit<Outputs["jobs"]["list"]["items"][number], "firstWaiting">;
 
 export function jobStateOf(name: string): JobState {
   return JobState[name as keyof typeof JobState] ?? JobState.UNKNOWN;

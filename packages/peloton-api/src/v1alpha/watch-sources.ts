@@ -21,7 +21,7 @@ import type {
 } from "../generated/peloton/api/v1alpha/watch/watch_pb.ts";
 import type { TaskListed } from "../v0/task-info.ts";
 import { allTasks } from "../v0/tasks.ts";
-import { jobSummary } from "./job-spec.ts";
+import { type JobListed, jobSummary } from "./job-spec.ts";
 import { podName, podSummary } from "./pods.ts";
 import { naming } from "./spec-fields.ts";
 
@@ -69,21 +69,20 @@ export function jobSource(caller: Caller, filter: StatelessJobFilter): WatchSour
       naming(() => `stateless_job_filter.job_ids[${ids.indexOf(id)}].value`, readJob(caller, id)),
     );
 
-  async function every(): Promise<JobRead[]> {
-    const jobs = await collect((cursor) =>
+  function every(): Promise<JobListed[]> {
+    return collect((cursor) =>
       naming(
         (f) => `stateless_job_filter.${f}`,
         caller.jobs.list({ types: ["SERVICE"], labels, limit: 500, cursor }),
       ),
     );
-    return jobs as JobRead[];
   }
 
   return {
     topic: "jobs",
     async read(keys) {
       const missing: string[] = [];
-      let jobs: JobRead[];
+      let jobs: JobListed[];
       if (ids.length > 0 || keys) {
         const wanted =
           ids.length > 0 ? ids.filter((id) => !keys || keys.includes(id)) : (keys ?? []);

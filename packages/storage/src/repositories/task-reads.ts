@@ -346,5 +346,26 @@ export function taskReadsRepository(db: DbOrTx) {
         FROM tasks t WHERE t.job_id = ${jobId}::uuid AND t.state IN ('PENDING', 'READY')
         GROUP BY t.reason ORDER BY count(*) DESC LIMIT 10`;
     },
+
+    /**
+     * For a page of jobs, why each one's first waiting instance (the lowest
+     * instance id still PENDING) waits: the jobs list's one-line answer. One
+     * probe of (job_id, state, instance_id) a job, however many instances
+     * wait; the job page groups all of them (waitingReasons). Jobs with none
+     * are absent. (READY rows are an older leader's, requeued at election.)
+     */
+    async firstWaiting(
+      jobIds: readonly string[],
+    ): Promise<{ jobId: string; reason: string | null; message: string | null }[]> {
+      if (jobIds.length === 0) return [];
+      return db.$queryRaw`
+        SELECT j.id::text AS "jobId", w.reason, w.message
+        FROM unnest(${[...jobIds]}::uuid[]) AS j(id)
+        CROSS JOIN LATERAL (
+          SELECT t.reason, t.message FROM tasks t
+          WHERE t.job_id = j.id AND t.state = 'PENDING'
+          ORDER BY t.instance_id LIMIT 1
+        ) w`;
+    },
   };
 }

@@ -73,7 +73,7 @@ export function InstanceBar({
         ))}
       </div>
       {showText && (
-        <p className="mt-1 truncate text-xs text-muted">
+        <p className="mt-0.5 truncate text-xs text-muted">
           <span className="font-medium text-fg tabular-nums">{formatCount(total)}</span>
           {words.length > 0 ? ` · ${words.slice(0, 3).join(" · ")}` : " instances"}
         </p>

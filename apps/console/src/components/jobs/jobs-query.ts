@@ -94,6 +94,8 @@ export function listInput(q: JobsQuery): JobListInput {
     order: q.order,
     limit: PAGE_SIZE,
     cursor: q.cursor,
+    // Each row says why its job's instances wait (the first in line's reason).
+    waiting: true,
   };
 }
 

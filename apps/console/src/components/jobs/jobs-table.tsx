@@ -8,6 +8,7 @@ import type { JobRow } from "@/lib/api-types";
 import { formatCount } from "@/lib/format";
 import { poolHref } from "@/lib/pools";
 import { InstanceBar } from "./instance-bar";
+import { JobWaiting } from "./job-waiting";
 import type { JobSortKey, JobsQuery } from "./jobs-query";
 import { StateBadge } from "./state-badge";
 
@@ -258,8 +259,9 @@ function JobRowView({
         {job.owner}
       </td>
       <td className="py-1.5 pr-3 text-right tabular-nums">{job.priority}</td>
-      <td className="py-1.5 pr-3">
+      <td className="max-w-72 py-1.5 pr-3">
         <InstanceBar stats={job.taskStats} total={job.instanceCount} />
+        <JobWaiting job={job} />
       </td>
       <td className="whitespace-nowrap py-1.5 pr-3 text-xs text-muted">
         <RelativeTime at={job.createdAt} />

@@ -3,9 +3,7 @@ import Link from "next/link";
 import type { JobDetail } from "@/lib/api-types";
 import { formatCount } from "@/lib/format";
 import { poolHref } from "@/lib/pools";
-
-/** The resource manager's words: "3rd in pool /a/b's pending queue: <why>". */
-const QUEUE_PLACE = /^(\d+(?:st|nd|rd|th)) in pool (\S+)'s ([\w-]+) queue: (.*)$/s;
+import { QUEUE_PLACE, waitingWhy } from "@/lib/waiting";
 
 type Waiting = JobDetail["waiting"][number];
 
@@ -55,7 +53,7 @@ export function WhyPending({ job }: { job: JobDetail }) {
       </h2>
       <ul className="mt-2 space-y-2">
         {inLineOrder(job.waiting).map(({ w, m }) => {
-          const [, place, pool = "", queue, why] = m ?? [];
+          const [, place, pool = "", queue] = m ?? [];
           return (
             <li
               key={w.reason ?? "none"}
@@ -66,7 +64,7 @@ export function WhyPending({ job }: { job: JobDetail }) {
               <p>
                 <span className="font-semibold tabular-nums">{formatCount(w.tasks)}</span>
                 <span className="text-muted"> instance{w.tasks === 1 ? "" : "s"}: </span>
-                {m ? why : (w.message ?? "not yet looked at by the resource manager")}
+                {waitingWhy(w.message)}
               </p>
               <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-muted">
                 {!w.resolvable && (
