@@ -7,6 +7,7 @@
  * unknown host has its own not-found page.
  */
 import { adminApi } from "./support/auth.ts";
+import { completeLeftMaintenance } from "./support/maintenance.ts";
 import { waitFor } from "./support/preemption-journey.ts";
 import { createSpecPool, releaseReservation } from "./support/spec-pools.ts";
 import { expect, test } from "./support/test.ts";
@@ -43,6 +44,15 @@ defaultConfig:
 test.describe("host maintenance", () => {
   // Later specs need the /infra reservation this spec's pool takes.
   test.afterAll(() => releaseReservation(POOL));
+  // The host drained and the service, given back even when the test fails.
+  const drained = new Set<string>();
+  let service: string | undefined;
+  test.afterEach(async ({ baseURL }) => {
+    await completeLeftMaintenance(baseURL!, drained);
+    drained.clear();
+    if (service !== undefined) await adminApi(baseURL!).jobs.stop.mutate({ id: service });
+    service = undefined;
+  });
 
   test("start maintenance from the host page and watch the host empty, then complete it", async ({
     page,
@@ -52,6 +62,7 @@ test.describe("host maintenance", () => {
     const api = adminApi(baseURL!);
     await createSpecPool(api, POOL, 2, "The host maintenance spec's service");
     const job = await api.jobs.create.mutate({ pool: POOL, yaml: serviceYaml("e2e-maintained") });
+    service = job.id;
     const placed = await waitFor("the service's three instances to run", async () => {
       const { items } = await api.tasks.list.query({ jobId: job.id, limit: 10 });
       return items.length === 3 && items.every((t) => t.state === "RUNNING") ? items : null;
@@ -59,6 +70,7 @@ test.describe("host maintenance", () => {
     const perHost = new Map<string, number>();
     for (const t of placed) perHost.set(t.hostname!, (perHost.get(t.hostname!) ?? 0) + 1);
     const [host, count] = [...perHost.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    drained.add(host);
 
     // The hosts page links to the host's own page.
     await page.goto("/hosts");
@@ -108,9 +120,6 @@ test.describe("host maintenance", () => {
       .click();
     await expect(state).toHaveAttribute("data-state", "UP", { timeout: 30_000 });
     await expect(history).toContainText("Maintenance completed");
-
-    const current = await api.jobs.get.query({ id: job.id });
-    await api.jobs.stop.mutate({ id: job.id, version: current.version });
   });
 
   test("an unknown host has its own not-found page", async ({ page }) => {

@@ -1,4 +1,5 @@
 import { E2E_AGENTS } from "./support/fixture.ts";
+import { completeLeftMaintenance } from "./support/maintenance.ts";
 import { expect, type Page, test } from "./support/test.ts";
 
 // Next keeps pages it navigated away from rendered but hidden: only visible rows count.
@@ -7,6 +8,9 @@ const row = (page: Page, hostname: string) =>
 const rows = (page: Page) => page.locator("tbody tr[data-host]").filter({ visible: true });
 
 test.describe("hosts", () => {
+  // The maintenance test's host is UP again even when that test fails.
+  test.afterEach(({ baseURL }) => completeLeftMaintenance(baseURL!, ["e2e-host-0"]));
+
   test("lists the cluster's hosts with attributes, resources, GPUs and state", async ({ page }) => {
     await page.goto("/hosts");
     await expect(page.getByRole("heading", { name: "Hosts" })).toBeVisible();
