@@ -50,6 +50,7 @@ describe("jobs.get: why pending", () => {
 });
 
 describe("jobs.list: why each job's instances wait", () => {
+  const PLACES = ["1st", "2nd", "3rd"];
   it("gives each waiting job its first waiting instance's reason, on request", async () => {
     const pool = await leafPool(ctx.gateway);
     const waits = await caller.jobs.create({ pool, yaml: batchYaml({ instances: 3 }) });
@@ -64,7 +65,7 @@ describe("jobs.list: why each job's instances wait", () => {
           expect: { state: "PENDING", runId: t.runId },
           state: "PENDING",
           reason: reason(t.instanceId),
-          message: `${t.instanceId + 1}st in pool ${pool}'s pending queue: ${reason(t.instanceId)}`,
+          message: `${PLACES[t.instanceId]} in pool ${pool}'s pending queue: ${reason(t.instanceId)}`,
           events: [],
         })),
       );
