@@ -17,7 +17,7 @@ import { pelotonMessage, timeText } from "./config.ts";
 type Outputs = inferRouterOutputs<AppRouter>;
 type JobDetail = Outputs["jobs"]["get"];
 /** What a listed job and a read one both have (a list row's firstWaiting is the console's). */
-type JobListed = Omit<Outputs["jobs"]["list"]["items"][number], "firstWaiting">;
+export type JobListed = Omit<Outputs["jobs"]["list"]["items"][number], "firstWaiting">;
 
 export function jobStateOf(name: string): JobState {
   return JobState[name as keyof typeof JobState] ?? JobState.UNKNOWN;

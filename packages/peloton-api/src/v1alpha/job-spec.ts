@@ -27,11 +27,10 @@ import {
   type WorkflowStatusSchema,
 } from "../generated/peloton/api/v1alpha/job/stateless/stateless_pb.ts";
 import { pelotonMessage, timeText } from "../v0/config.ts";
+import type { JobListed } from "../v0/job-info.ts";
 import { podSpecOf, taskConfigOf } from "./pod-spec.ts";
 
 type Outputs = inferRouterOutputs<AppRouter>;
-/** What a listed job and a read one both have (a list row's firstWaiting is the console's). */
-export type JobListed = Omit<Outputs["jobs"]["list"]["items"][number], "firstWaiting">;
 export type UpdateView = Outputs["updates"]["get"];
 
 /** Peloton's workflow types, with the START and STOP its models also have (3, 4). */

@@ -19,9 +19,10 @@ import type {
   PodFilter,
   StatelessJobFilter,
 } from "../generated/peloton/api/v1alpha/watch/watch_pb.ts";
+import type { JobListed } from "../v0/job-info.ts";
 import type { TaskListed } from "../v0/task-info.ts";
 import { allTasks } from "../v0/tasks.ts";
-import { type JobListed, jobSummary } from "./job-spec.ts";
+import { jobSummary } from "./job-spec.ts";
 import { podName, podSummary } from "./pods.ts";
 import { naming } from "./spec-fields.ts";
 
